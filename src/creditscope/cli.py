@@ -1,0 +1,69 @@
+"""The ``creditscope`` command. Subcommands live in ``creditscope.commands`` and
+are imported only when invoked, so ``creditscope --help`` and the explorer's
+first frame do not pay for FastAPI, uvicorn or httpx.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+import click
+
+from creditscope import __version__
+
+# name -> "module:attribute" of a click command, loaded on first use.
+LAZY_COMMANDS: dict[str, tuple[str, str]] = {
+    "tui": ("creditscope.commands.tui", "Open the explorer (the default)."),
+    "serve": ("creditscope.commands.serve", "Run the built-in sandbox service over HTTP."),
+    "call": ("creditscope.commands.call", "Call one operation and print the result."),
+    "credits": ("creditscope.commands.credits", "Show credits spent and saved."),
+    "cache": ("creditscope.commands.cache", "Inspect or clear the response cache."),
+    "web": ("creditscope.commands.web", "Serve the explorer in a web browser."),
+}
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported when used, not at start-up."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return [name for name in LAZY_COMMANDS if _module_exists(LAZY_COMMANDS[name][0])]
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        if cmd_name not in LAZY_COMMANDS:
+            return None
+        module_name, _ = LAZY_COMMANDS[cmd_name]
+        if not _module_exists(module_name):
+            return None
+        module = importlib.import_module(module_name)
+        command: click.Command = module.command
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        # Short help from the table, so --help imports no subcommand module.
+        rows = [(name, LAZY_COMMANDS[name][1]) for name in self.list_commands(ctx)]
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+
+def _module_exists(module_name: str) -> bool:
+    from importlib.util import find_spec
+
+    return find_spec(module_name) is not None
+
+
+@click.group(cls=LazyGroup, invoke_without_command=True)
+@click.version_option(__version__, prog_name="creditscope")
+@click.pass_context
+def main(ctx: click.Context, **_: Any) -> None:
+    """creditscope: explore a credit-metered data API without spending a credit twice.
+
+    With no command, opens the explorer (on the built-in sandbox unless a base
+    URL is configured).
+    """
+    if ctx.invoked_subcommand is None:
+        tui = LazyGroup.get_command(main, ctx, "tui")  # type: ignore[arg-type]
+        if tui is None:
+            raise click.UsageError("the explorer is not installed in this build")
+        ctx.invoke(tui)

@@ -1,0 +1,1 @@
+"""HTTP client layer: talks to the service, knows money, never imports Textual."""

@@ -1,0 +1,54 @@
+"""What one call did: the ``CallRecord`` every client method yields with its result."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from enum import StrEnum
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+class CacheStatus(StrEnum):
+    HIT = "hit"  # served from the cache: free
+    STALE = "stale"  # served from the cache past its TTL (offline mode): free
+    MISS = "miss"  # not cached: sent to the service
+    REFRESH = "refresh"  # cache bypassed on purpose: sent and charged
+    NONE = "none"  # never cached (provider requests) or refused before sending
+
+
+@dataclass
+class CallRecord:
+    """One request as the user experienced it. Never holds the API key."""
+
+    operation: str  # e.g. "restaurants/search"
+    method: str
+    url: str  # full URL including the query string; no key
+    params: dict[str, Any]  # canonical params (GET) or body (POST), defaults applied
+    status: int | None = None  # HTTP status; None when nothing came back
+    credits_charged: int = 0
+    cache: CacheStatus = CacheStatus.MISS
+    credits_saved: int = 0  # the price a cache hit avoided
+    latency_ms: float = 0.0
+    remaining: int | None = None  # X-Credits-Remaining when the service reported it
+    request_id: str | None = None
+    raw_body: str | None = None  # the response body as received (or as cached)
+    request_headers: dict[str, str] = field(default_factory=dict)  # key masked
+    response_headers: dict[str, str] = field(default_factory=dict)
+    error_code: str | None = None
+    error_message: str | None = None
+    attempts: int = 0  # network attempts made (0 for a cache hit)
+    started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+
+    @property
+    def ok(self) -> bool:
+        return self.error_code is None and (self.status is None or self.status < 400)
+
+
+@dataclass
+class Result(Generic[T]):
+    """A parsed response and the record of the call that produced it."""
+
+    data: T
+    record: CallRecord

@@ -1,0 +1,1 @@
+"""Subcommands of the ``creditscope`` CLI, one module each (each exposes ``command``)."""
