@@ -50,6 +50,9 @@ Timestamp = Annotated[
     PlainSerializer(format_timestamp, return_type=str, when_used="json-unless-none"),
 ]
 
+# An alias, because a field called ``date`` shadows the type inside its class.
+CalendarDate = date
+
 HOURS_PATTERN = re.compile(r"^([01]\d|2[0-4]):[0-5]\d-([01]\d|2[0-4]):[0-5]\d$")
 
 
@@ -289,7 +292,7 @@ class Review(ApiModel):
     author: str | None = None
     rating: int | None = None
     text: str | None = None
-    date: date | None = None
+    date: CalendarDate | None = None
     helpful_votes: int | None = None
 
 

@@ -7,12 +7,18 @@ to a class. Every class has a ``title`` (the heading of an error view) and a
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from creditscope.client.records import CallRecord
+
 
 class CreditscopeError(Exception):
     """Base of every error the client raises."""
 
     title = "Request failed"
     next_step = "Try again."
+    record: CallRecord | None = None  # the call that failed, when the client made one
 
     def __init__(
         self,
@@ -93,7 +99,9 @@ class ServiceUnavailable(ApiError):
 
 class UnexpectedResponse(ApiError):
     title = "Unexpected response"
-    next_step = "The service answered in a shape we do not understand; see Activity for the raw body."
+    next_step = (
+        "The service answered in a shape we do not understand; see Activity for the raw body."
+    )
 
 
 class TransportError(CreditscopeError):

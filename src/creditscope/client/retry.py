@@ -1,0 +1,68 @@
+"""When to retry, and how long to wait: one policy, overridable by subclassing.
+
+GETs are idempotent and retry on connect errors, timeouts, 429 and 502/503/504.
+A POST can cost 10 credits, so it retries only when it provably never reached
+the server (the connection was never made) or the server refused it with 429.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from email.utils import parsedate_to_datetime
+
+import httpx
+
+RETRYABLE_GET_STATUSES = frozenset({429, 502, 503, 504})
+
+
+@dataclass
+class RetryPolicy:
+    """Retry rules and backoff. Tests replace ``sleep`` to run without waiting."""
+
+    max_retries: int = 2
+    max_retry_after: float = 30.0  # a longer Retry-After is raised as RateLimited
+    backoff_base: float = 0.5
+    backoff_cap: float = 8.0
+    jitter: float = 0.25  # fraction of the delay added at random, to spread retries
+
+    def retries_status(self, method: str, status: int) -> bool:
+        """Whether an answer with ``status`` may be retried for ``method``."""
+        if method.upper() == "GET":
+            return status in RETRYABLE_GET_STATUSES
+        return status == 429
+
+    def retries_exception(self, method: str, exc: httpx.TransportError) -> bool:
+        """Whether a transport failure may be retried for ``method``."""
+        if method.upper() == "GET":
+            return isinstance(exc, httpx.ConnectError | httpx.TimeoutException)
+        # Only failures before the request left the machine are safe to repeat.
+        return isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+
+    def backoff(self, retry_number: int) -> float:
+        """Seconds to wait before retry ``retry_number`` (0-based): min(0.5*2^n, 8) + jitter."""
+        delay = min(self.backoff_base * 2**retry_number, self.backoff_cap)
+        return delay + random.uniform(0, delay * self.jitter)
+
+    def parse_retry_after(self, value: str | None) -> float | None:
+        """Seconds from a Retry-After header (delta seconds or an HTTP date); None if absent."""
+        if not value:
+            return None
+        value = value.strip()
+        try:
+            return max(0.0, float(value))
+        except ValueError:
+            pass
+        try:
+            when = parsedate_to_datetime(value)
+        except (TypeError, ValueError):
+            return None
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=UTC)
+        return max(0.0, (when - datetime.now(UTC)).total_seconds())
+
+    async def sleep(self, seconds: float) -> None:
+        """Wait between attempts (replaced in tests)."""
+        await asyncio.sleep(seconds)

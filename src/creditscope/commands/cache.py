@@ -1,0 +1,63 @@
+"""``creditscope cache stats|clear``: what the response cache holds, and emptying it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import click
+
+if TYPE_CHECKING:
+    from creditscope.client.cache import ResponseCache
+
+
+def _size(size_bytes: int) -> str:
+    for unit in ("B", "KB", "MB"):
+        if size_bytes < 1024:
+            return f"{size_bytes:.0f} {unit}"
+        size_bytes //= 1024
+    return f"{size_bytes} GB"
+
+
+def _open_cache() -> ResponseCache:
+    from creditscope.client.cache import ResponseCache
+    from creditscope.client.factory import cache_directory
+    from creditscope.settings import SettingsError, load_settings
+
+    try:
+        settings, warnings = load_settings()
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    return ResponseCache(cache_directory(settings))
+
+
+@click.group()
+def command() -> None:
+    """Inspect or clear the response cache."""
+
+
+@command.command()
+def stats() -> None:
+    """Entries, size on disk and entries per operation."""
+    cache = _open_cache()
+    try:
+        found = cache.stats()
+    finally:
+        cache.close()
+    click.echo(f"Cache: {found.directory}")
+    click.echo(f"{found.entries} entries ({found.stale} stale), {_size(found.size_bytes)}")
+    width = max((len(name) for name in found.by_operation), default=0)
+    for name, count in found.by_operation.items():
+        click.echo(f"  {name.ljust(width)}  {count}")
+
+
+@command.command()
+def clear() -> None:
+    """Remove every cached response (the next calls will be charged again)."""
+    cache = _open_cache()
+    try:
+        removed = cache.clear()
+    finally:
+        cache.close()
+    click.echo(f"Removed {removed} cached response{'s' if removed != 1 else ''}.")

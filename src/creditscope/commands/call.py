@@ -1,0 +1,198 @@
+"""``creditscope call OPERATION [--PARAM VALUE ...]``: one request, its result and its cost.
+
+A table on a terminal, JSON with ``--json`` or when piped; one summary line on
+stderr ("2 credits · cache miss · 38 ms · 9 998 left"). ``--dry-run`` shows the
+request (key masked) and its price without sending it.
+Exit codes: 0 ok, 2 usage or validation, 3 API error, 4 transport error or not
+cached while offline.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+from typing import Any
+
+import click
+from pydantic import BaseModel
+
+from creditscope import operations
+
+EXIT_USAGE = 2
+EXIT_API = 3
+EXIT_TRANSPORT = 4
+MAX_COLUMNS = 8
+
+
+def parse_params(args: list[str]) -> dict[str, str]:
+    """``["--location", "Lisbon", "--limit=5"]`` -> ``{"location": "Lisbon", "limit": "5"}``."""
+    params: dict[str, str] = {}
+    index = 0
+    while index < len(args):
+        token = args[index]
+        if not token.startswith("--") or token == "--":
+            raise click.UsageError(f"expected --PARAM VALUE, got {token!r}")
+        name, has_value, value = token[2:].partition("=")
+        if not has_value:
+            if index + 1 >= len(args):
+                raise click.UsageError(f"--{name} needs a value")
+            index += 1
+            value = args[index]
+        if not name:
+            raise click.UsageError(f"expected --PARAM VALUE, got {token!r}")
+        params[name.replace("-", "_")] = value
+        index += 1
+    return params
+
+
+def thousands(value: int) -> str:
+    """``9998`` -> ``9 998``."""
+    return f"{value:,}".replace(",", " ")
+
+
+def summary_line(record: Any, remaining: int | None) -> str:
+    """The stderr line: credits, cache status, latency, balance."""
+    credits = record.credits_charged
+    parts = [f"{credits} credit{'s' if credits != 1 else ''}"]
+    if record.credits_saved:
+        parts[0] += f" (saved {record.credits_saved})"
+    parts.append(f"cache {record.cache}")
+    parts.append(f"{record.latency_ms:.0f} ms")
+    if remaining is not None:
+        parts.append(f"{thousands(remaining)} left")
+    return " · ".join(parts)
+
+
+def render_table(data: BaseModel) -> str:
+    """A readable plain-text view: the top-level scalars, then the main list as a table."""
+    payload = data.model_dump(mode="json")
+    lines: list[str] = []
+    rows: list[dict[str, Any]] | None = None
+    for key, value in payload.items():
+        is_rows = isinstance(value, list) and value and all(isinstance(v, dict) for v in value)
+        if is_rows and rows is None:
+            rows = [_flatten(v) for v in value]
+            continue
+        if isinstance(value, dict):
+            for sub, inner in _flatten(value).items():
+                lines.append(f"{key}.{sub}: {_cell(inner)}")
+        else:
+            lines.append(f"{key}: {_cell(value)}")
+    if rows:
+        first = rows[0]
+        # Links and nested lists make a terminal table unreadable; --json has them.
+        columns = [
+            c for c in first
+            if not isinstance(first[c], list | dict)
+            and not (isinstance(first[c], str) and first[c].startswith(("http://", "https://")))
+        ][:MAX_COLUMNS]
+        table = [columns] + [[_cell(row.get(c)) for c in columns] for row in rows]
+        widths = [max(len(r[i]) for r in table) for i in range(len(columns))]
+        lines.append("")
+        for number, row in enumerate(table):
+            lines.append("  ".join(cell.ljust(widths[i]) for i, cell in enumerate(row)).rstrip())
+            if number == 0:
+                lines.append("  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+def _flatten(value: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for key, inner in value.items():
+        if isinstance(inner, dict) and not prefix:
+            flat.update(_flatten(inner, f"{key}."))
+        else:
+            flat[prefix + key] = inner
+    return flat
+
+
+def _cell(value: Any, width: int = 40) -> str:
+    if value is None:
+        return "-"
+    text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+@click.command(
+    context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
+    help=__doc__,
+)
+@click.argument("operation")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+@click.option("--refresh", is_flag=True, help="Bypass the cache (costs credits).")
+@click.option("--offline", is_flag=True, help="Answer from the cache only; send nothing.")
+@click.option("--dry-run", is_flag=True, help="Show the request and its price; send nothing.")
+@click.pass_context
+def command(
+    ctx: click.Context, operation: str, as_json: bool, refresh: bool, offline: bool, dry_run: bool
+) -> None:
+    """Call one operation and print the result."""
+    from creditscope.client.errors import (
+        ApiError,
+        BudgetExceeded,
+        CreditscopeError,
+        InvalidRequest,
+    )
+    from creditscope.client.factory import build_client
+    from creditscope.settings import SettingsError, load_settings
+
+    try:
+        op = operations.get(operation)
+    except KeyError as exc:
+        raise click.UsageError(str(exc.args[0])) from None
+    params: dict[str, Any] = parse_params(list(ctx.args))
+    try:
+        settings, warnings = load_settings()
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    if offline:
+        settings = settings.model_copy(update={"offline": True})
+    client = build_client(settings)
+    try:
+        if dry_run:
+            _print_plan(client, op.name, params)
+            return
+        result = asyncio.run(_call(client, op.name, params, refresh))
+    except CreditscopeError as exc:
+        click.echo(f"error: {exc.title}: {exc}", err=True)
+        if exc.next_step:
+            click.echo(exc.next_step, err=True)
+        local = isinstance(exc, InvalidRequest) and exc.status is None
+        if local or isinstance(exc, BudgetExceeded):
+            ctx.exit(EXIT_USAGE)
+        ctx.exit(EXIT_API if isinstance(exc, ApiError) else EXIT_TRANSPORT)
+    finally:
+        client.ledger.close()
+        if client.cache is not None:
+            client.cache.close()
+    remaining = result.record.remaining
+    if remaining is None:
+        remaining = client.ledger.lifetime_totals().remaining
+    if as_json or not sys.stdout.isatty():
+        click.echo(json.dumps(result.data.model_dump(mode="json"), indent=2, ensure_ascii=False))
+    else:
+        click.echo(render_table(result.data))
+    click.echo(summary_line(result.record, remaining), err=True)
+
+
+async def _call(client: Any, operation: str, params: dict[str, Any], refresh: bool) -> Any:
+    async with client:
+        return await client.call(operation, params, refresh=refresh)
+
+
+def _print_plan(client: Any, operation: str, params: dict[str, Any]) -> None:
+    plan = client.plan(operation, params)
+    click.echo(f"{plan.method} {plan.url}")
+    for name, value in plan.headers.items():
+        click.echo(f"{name}: {value}")
+    if plan.body is not None:
+        click.echo("")
+        click.echo(json.dumps(plan.body, ensure_ascii=False))
+    if plan.cost == 0 and plan.price:
+        click.echo(f"\nprice: {plan.price} credits; cached ({plan.cache}), so this call is free")
+    else:
+        click.echo(f"\nprice: {plan.price} credits (cache {plan.cache})")
+    click.echo("dry run: nothing was sent", err=True)

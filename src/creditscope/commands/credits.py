@@ -1,0 +1,76 @@
+"""``creditscope credits``: credits spent and saved, last session and lifetime, per operation."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import asdict
+
+import click
+
+from creditscope.client.ledger import CreditLedger, Totals
+
+
+def _thousands(value: int) -> str:
+    return f"{value:,}".replace(",", " ")
+
+
+def totals_table(totals: Totals) -> list[str]:
+    """Aligned rows: one per operation, then the total."""
+    header = ("operation", "calls", "spent", "saved", "errors")
+    rows = [
+        (name, str(t.calls), _thousands(t.spent), _thousands(t.saved), str(t.errors))
+        for name, t in totals.by_operation.items()
+    ]
+    rows.append(("total", str(totals.calls), _thousands(totals.spent),
+                 _thousands(totals.saved), str(totals.errors)))
+    widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
+
+    def line(row: tuple[str, ...]) -> str:
+        return "  ".join(
+            cell.ljust(widths[i]) if i == 0 else cell.rjust(widths[i]) for i, cell in enumerate(row)
+        )
+
+    return [line(header), *(line(r) for r in rows)]
+
+
+@click.command()
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def command(as_json: bool) -> None:
+    """Show credits spent and saved: the last session and all time, per operation."""
+    from creditscope.client.factory import ledger_path
+    from creditscope.settings import SettingsError, load_settings
+
+    try:
+        settings, warnings = load_settings()
+    except SettingsError as exc:
+        raise click.UsageError(str(exc)) from None
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
+    path = ledger_path(settings)
+    if not path.exists():
+        click.echo(f"No calls recorded yet ({path}).")
+        return
+    ledger = CreditLedger(path)
+    try:
+        lifetime = ledger.lifetime_totals()
+        latest = ledger.latest_session()
+        session = ledger.session_totals_for(latest[0]) if latest else Totals()
+    finally:
+        ledger.close()
+    service = "built-in sandbox" if settings.is_sandbox else settings.base_url
+    if as_json:
+        click.echo(json.dumps({
+            "service": service,
+            "last_session": asdict(session),
+            "last_session_started": latest[1].isoformat() if latest else None,
+            "lifetime": asdict(lifetime),
+        }, indent=2))
+        return
+    click.echo(f"Service: {service}")
+    if latest:
+        click.echo(f"\nLast session (started {latest[1]:%Y-%m-%d %H:%M} UTC)")
+        click.echo("\n".join(totals_table(session)))
+    click.echo("\nLifetime")
+    click.echo("\n".join(totals_table(lifetime)))
+    if lifetime.remaining is not None:
+        click.echo(f"\nRemaining (last reported): {_thousands(lifetime.remaining)} credits")

@@ -1,0 +1,211 @@
+"""User settings: defaults < TOML config file < ``CREDITSCOPE_*`` environment variables.
+
+``load_settings`` is the way in: it reads the config file (from
+``CREDITSCOPE_CONFIG_FILE`` or the user config dir) and falls back to defaults
+with a warning when the file is broken. ``save_settings`` writes the file with
+mode 0600; it is the only place the API key is ever written.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import tomllib
+from contextvars import ContextVar
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic_settings import (
+    BaseSettings,
+    InitSettingsSource,
+    PydanticBaseSettingsSource,
+    SettingsConfigDict,
+)
+
+from creditscope import operations
+
+ENV_PREFIX = "CREDITSCOPE_"
+CONFIG_FILE_ENV = ENV_PREFIX + "CONFIG_FILE"
+
+# The file layer of the settings being built by ``load_settings`` (empty otherwise).
+_file_layer: ContextVar[dict[str, Any] | None] = ContextVar("creditscope_file_layer", default=None)
+
+
+class SettingsError(ValueError):
+    """The environment holds a setting that cannot be used."""
+
+
+def default_config_file() -> Path:
+    """``<user config dir>/creditscope/config.toml``, or ``$CREDITSCOPE_CONFIG_FILE``."""
+    override = os.environ.get(CONFIG_FILE_ENV)
+    if override:
+        return Path(override).expanduser()
+    return Path(platformdirs.user_config_dir("creditscope")) / "config.toml"
+
+
+def _default_ttl(operation: str) -> int:
+    ttl = operations.get(operation).ttl
+    assert ttl is not None
+    return ttl
+
+
+class TTLSettings(BaseModel):
+    """Cache lifetime in seconds per operation; field names are ``Operation.ttl_setting``."""
+
+    ticketing_discovery: int = Field(default=_default_ttl("ticketing/discovery"), ge=0)
+    professional_network_find_company: int = Field(
+        default=_default_ttl("professional_network/find_company"), ge=0
+    )
+    restaurants_search: int = Field(default=_default_ttl("restaurants/search"), ge=0)
+    restaurants_details: int = Field(default=_default_ttl("restaurants/details"), ge=0)
+    restaurants_menu: int = Field(default=_default_ttl("restaurants/menu"), ge=0)
+    restaurants_reviews: int = Field(default=_default_ttl("restaurants/reviews"), ge=0)
+    catalog: int = Field(default=_default_ttl("catalog"), ge=0)
+
+    def by_operation(self) -> dict[str, int]:
+        """``{"restaurants/search": 3600, ...}`` for ``DataClient(ttls=...)``."""
+        return {
+            op.name: getattr(self, op.ttl_setting)
+            for op in operations.OPERATIONS
+            if op.ttl is not None
+        }
+
+
+class Settings(BaseSettings):
+    """Everything the user can configure. Build with ``load_settings()``."""
+
+    model_config = SettingsConfigDict(
+        env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="ignore", validate_default=True
+    )
+
+    base_url: str | None = None  # None = the built-in sandbox
+    api_key: SecretStr | None = None
+    cache_dir: Path = Field(
+        default_factory=lambda: Path(platformdirs.user_cache_dir("creditscope"))
+    )
+    data_dir: Path = Field(default_factory=lambda: Path(platformdirs.user_data_dir("creditscope")))
+    config_file: Path = Field(default_factory=default_config_file)
+    offline: bool = False
+    budget: int | None = Field(default=None, ge=0)  # session budget in credits
+    ttl: TTLSettings = Field(default_factory=TTLSettings)
+    theme: str | None = None
+    keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key, e.g. "nav.catalog"
+
+    @property
+    def is_sandbox(self) -> bool:
+        """True when no base URL is configured: the built-in sandbox is used."""
+        return not (self.base_url and self.base_url.strip())
+
+    @classmethod
+    def settings_customise_sources(
+        cls,
+        settings_cls: type[BaseSettings],
+        init_settings: PydanticBaseSettingsSource,
+        env_settings: PydanticBaseSettingsSource,
+        dotenv_settings: PydanticBaseSettingsSource,
+        file_secret_settings: PydanticBaseSettingsSource,
+    ) -> tuple[PydanticBaseSettingsSource, ...]:
+        # Earlier sources win: explicit arguments, then env, then the config file.
+        file_source = InitSettingsSource(settings_cls, init_kwargs=dict(_file_layer.get() or {}))
+        return (init_settings, env_settings, file_source)
+
+
+def read_config_file(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """The TOML at ``path`` as a dict (empty if missing) and any warnings about it."""
+    if not path.exists():
+        return {}, []
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8")), []
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+        return {}, [f"Ignoring the config file {path}: {exc}. Using defaults."]
+
+
+def load_settings() -> tuple[Settings, list[str]]:
+    """Settings from defaults, the config file and the environment, plus warnings."""
+    path = default_config_file()
+    data, warnings = read_config_file(path)
+    data.setdefault("config_file", str(path))
+    token = _file_layer.set(data)
+    try:
+        try:
+            return Settings(), warnings
+        except ValidationError as exc:
+            if len(data) <= 1:
+                raise
+            warnings.append(
+                f"Ignoring the config file {path}: {_first_error(exc)}. Using defaults."
+            )
+        _file_layer.set({"config_file": str(path)})
+        return Settings(), warnings
+    except ValidationError as exc:
+        message = f"Invalid {ENV_PREFIX}* environment variable: {_first_error(exc)}"
+        raise SettingsError(message) from None
+    finally:
+        _file_layer.reset(token)
+
+
+def _first_error(exc: ValidationError) -> str:
+    first = exc.errors()[0]
+    where = ".".join(str(part) for part in first["loc"])
+    return f"{where}: {first['msg']}" if where else str(first["msg"])
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> Path:
+    """Write ``settings`` as TOML with mode 0600 (the only file that may hold the key)."""
+    target = path or settings.config_file
+    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    text = settings_toml(settings)
+    temporary = target.with_name(target.name + ".tmp")
+    # Created 0600 from the first byte, so the key is never readable by others.
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    try:
+        os.fchmod(fd, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as handle:
+            handle.write(text)
+    except BaseException:
+        temporary.unlink(missing_ok=True)
+        raise
+    os.replace(temporary, target)
+    os.chmod(target, 0o600)
+    return target
+
+
+def settings_toml(settings: Settings) -> str:
+    """The TOML text of ``settings``: set values only, defaults left out."""
+    defaults = Settings()
+    lines = ["# creditscope settings (written by creditscope; mode 0600)"]
+    if settings.base_url:
+        lines.append(f"base_url = {_toml_string(settings.base_url)}")
+    if settings.api_key is not None and settings.api_key.get_secret_value():
+        lines.append(f"api_key = {_toml_string(settings.api_key.get_secret_value())}")
+    if settings.cache_dir != defaults.cache_dir:
+        lines.append(f"cache_dir = {_toml_string(str(settings.cache_dir))}")
+    if settings.data_dir != defaults.data_dir:
+        lines.append(f"data_dir = {_toml_string(str(settings.data_dir))}")
+    if settings.offline:
+        lines.append("offline = true")
+    if settings.budget is not None:
+        lines.append(f"budget = {settings.budget}")
+    if settings.theme:
+        lines.append(f"theme = {_toml_string(settings.theme)}")
+    ttl_defaults = TTLSettings()
+    changed = {
+        name: value
+        for name, value in settings.ttl.model_dump().items()
+        if value != getattr(ttl_defaults, name)
+    }
+    if changed:
+        lines += ["", "[ttl]"] + [f"{name} = {value}" for name, value in changed.items()]
+    if settings.keys:
+        lines += ["", "[keys]"] + [
+            f"{_toml_string(binding)} = {_toml_string(key)}"
+            for binding, key in sorted(settings.keys.items())
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _toml_string(value: str) -> str:
+    # JSON string escapes (\", \\, \n, \uXXXX) are valid TOML basic-string escapes.
+    return json.dumps(value, ensure_ascii=False)
