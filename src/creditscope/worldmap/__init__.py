@@ -1,0 +1,1 @@
+"""The terminal world map: land polygons, projection, Braille rasteriser, scale bar."""

@@ -1,0 +1,192 @@
+"""Braille rasteriser: land fill and country borders for a viewport, cached.
+
+A map of W x H cells is drawn on 2W x 4H dots. Land is filled by an even-odd
+scanline fill per country (so a country inside another's hole, like Lesotho,
+stays filled); borders are Bresenham lines on a separate layer so the widget
+can draw them fainter. Both layers are packed into one byte of Braille bits
+per cell (``chr(0x2800 + bits)`` is the glyph) and cached per viewport.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+
+from creditscope.worldmap.land import Shape, World, load_world
+from creditscope.worldmap.projection import Viewport
+
+BRAILLE_BASE = 0x2800
+# Braille dot weights for (column, row) inside a cell, dots 1..8 in order.
+DOT_BITS = {
+    (0, 0): 1, (0, 1): 2, (0, 2): 4, (1, 0): 8,
+    (1, 1): 16, (1, 2): 32, (0, 3): 64, (1, 3): 128,
+}  # fmt: skip
+BRAILLE_GLYPHS = tuple(chr(BRAILLE_BASE + bits) for bits in range(256))
+
+
+@dataclass(frozen=True, slots=True)
+class MapLayers:
+    """Rasterised layers of one viewport: per cell row, one byte of dot bits per cell."""
+
+    land: tuple[bytes, ...]
+    borders: tuple[bytes, ...]
+
+
+def _copies(min_x: float, max_x: float, left: float, right: float) -> range:
+    """Whole-world offsets k for which [min_x + k, max_x + k] meets [left, right]."""
+    return range(math.ceil(left - max_x), math.floor(right - min_x) + 1)
+
+
+def _fill_country(
+    rings: tuple[Shape, ...], shift_x: float, view: Viewport, rows: list[bytearray]
+) -> None:
+    """Even-odd scanline fill of one country's rings into the dot rows."""
+    ox, oy = view.origin
+    scale = view.scale
+    dots_wide, dots_high = view.dots_wide, view.dots_high
+    ceil = math.ceil
+    crossings: dict[int, list[float]] = {}
+    for ring in rings:
+        pts = ring.points
+        xs = [(x + shift_x - ox) * scale for x in pts[0::2]]
+        ys = [(y - oy) * scale for y in pts[1::2]]
+        # Scanline r samples y = r + 0.5; a point's "row" is the first row below it.
+        row_of = [ceil(y - 0.5) for y in ys]
+        px, py, prow = xs[-1], ys[-1], row_of[-1]
+        for x, y, row in zip(xs, ys, row_of, strict=True):
+            if row != prow:
+                # Rows whose centre lies in [top, bottom) of this edge.
+                first, last = (prow, row) if prow < row else (row, prow)
+                first = max(first, 0)
+                last = min(last, dots_high)
+                if first < last:
+                    slope = (x - px) / (y - py)
+                    base = px + (0.5 - py) * slope
+                    for scan in range(first, last):
+                        hits = crossings.get(scan)
+                        if hits is None:
+                            crossings[scan] = [base + scan * slope]
+                        else:
+                            hits.append(base + scan * slope)
+            px, py, prow = x, y, row
+    ones = b"\x01" * dots_wide
+    for scan, hits in crossings.items():
+        hits.sort()
+        line = rows[scan]
+        for pair in range(0, len(hits) - 1, 2):
+            start = max(ceil(hits[pair] - 0.5), 0)
+            end = min(ceil(hits[pair + 1] - 0.5), dots_wide)
+            if start < end:
+                line[start:end] = ones[: end - start]
+
+
+def _clip(
+    x0: float, y0: float, x1: float, y1: float, width: int, height: int
+) -> tuple[float, float, float, float] | None:
+    """Liang-Barsky clip of a segment to the dot rectangle; None when outside."""
+    low, high = 0.0, 1.0
+    dx, dy = x1 - x0, y1 - y0
+    for p, q in ((-dx, x0), (dx, width - 1 - x0), (-dy, y0), (dy, height - 1 - y0)):
+        if p == 0:
+            if q < 0:
+                return None
+        else:
+            t = q / p
+            if p < 0:
+                low = max(low, t)
+            else:
+                high = min(high, t)
+            if low > high:
+                return None
+    return x0 + low * dx, y0 + low * dy, x0 + high * dx, y0 + high * dy
+
+
+def _draw_line(line: Shape, shift_x: float, view: Viewport, rows: list[bytearray]) -> None:
+    """Bresenham polyline into the dot rows, clipped to the view."""
+    ox, oy = view.origin
+    scale = view.scale
+    width, height = view.dots_wide, view.dots_high
+    max_x, max_y = width - 1, height - 1
+    pts = line.points
+    xs = [(x + shift_x - ox) * scale for x in pts[0::2]]
+    ys = [(y - oy) * scale for y in pts[1::2]]
+    px, py = xs[0], ys[0]
+    for x, y in zip(xs, ys, strict=True):
+        if 0 <= px <= max_x and 0 <= py <= max_y and 0 <= x <= max_x and 0 <= y <= max_y:
+            ax, ay, bx, by = int(px), int(py), int(x), int(y)
+        else:
+            clipped = _clip(px, py, x, y, width, height)
+            if clipped is None:
+                px, py = x, y
+                continue
+            ax, ay, bx, by = (int(value) for value in clipped)
+        px, py = x, y
+        if ax == bx and ay == by:
+            rows[ay][ax] = 1
+            continue
+        dx, dy = abs(bx - ax), -abs(by - ay)
+        step_x = 1 if ax < bx else -1
+        step_y = 1 if ay < by else -1
+        error = dx + dy
+        while True:
+            rows[ay][ax] = 1
+            if ax == bx and ay == by:
+                break
+            double = 2 * error
+            if double >= dy:
+                error += dy
+                ax += step_x
+            if double <= dx:
+                error += dx
+                ay += step_y
+
+
+def _pack_cells(rows: list[bytearray], width: int) -> tuple[bytes, ...]:
+    """Turn 0/1 dot rows into one byte of Braille bits per cell, per cell row.
+
+    Each dot row's even and odd columns are read as big integers of 0/1 bytes
+    and summed with their Braille weights; the weights add up to 255, so no
+    byte ever carries into its neighbour and the sum *is* the cell bytes.
+    """
+    cells: list[bytes] = []
+    for top in range(0, len(rows), 4):
+        total = 0
+        for sub_row in range(4):
+            dots = rows[top + sub_row]
+            total += int.from_bytes(dots[0::2], "big") * DOT_BITS[(0, sub_row)]
+            total += int.from_bytes(dots[1::2], "big") * DOT_BITS[(1, sub_row)]
+        cells.append(total.to_bytes(width, "big"))
+    return tuple(cells)
+
+
+def rasterise(view: Viewport, world: World | None = None) -> MapLayers:
+    """Draw land and borders for ``view`` (uncached; see :func:`map_layers`)."""
+    world = world or load_world()
+    ox, oy = view.origin
+    right = ox + view.dots_wide / view.scale
+    bottom = oy + view.dots_high / view.scale
+    land = [bytearray(view.dots_wide) for _ in range(view.dots_high)]
+    borders = [bytearray(view.dots_wide) for _ in range(view.dots_high)]
+    for country in world.countries:
+        if country.max_y < oy or country.min_y > bottom:
+            continue
+        for shift in _copies(country.min_x, country.max_x, ox, right):
+            _fill_country(country.rings, shift, view, land)
+    for line in world.borders:
+        if line.max_y < oy or line.min_y > bottom:
+            continue
+        for shift in _copies(line.min_x, line.max_x, ox, right):
+            _draw_line(line, shift, view, borders)
+    return MapLayers(_pack_cells(land, view.width), _pack_cells(borders, view.width))
+
+
+@lru_cache(maxsize=16)
+def map_layers(view: Viewport) -> MapLayers:
+    """Rasterised layers for ``view``, from a small LRU cache keyed by the viewport."""
+    return rasterise(view)
+
+
+def clear_cache() -> None:
+    """Forget every cached viewport (benchmarks use this to measure cold redraws)."""
+    map_layers.cache_clear()
