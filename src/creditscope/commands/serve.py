@@ -1,0 +1,113 @@
+"""``creditscope serve``: run the built-in sandbox over real HTTP with uvicorn."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY, REVOKED_KEY
+
+
+def default_db_path() -> Path:
+    """Where the sandbox keeps balances and provider requests between runs."""
+    import platformdirs
+
+    return Path(platformdirs.user_data_dir("creditscope")) / "sandbox.sqlite3"
+
+
+def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
+    if not 0.0 <= value <= 1.0:
+        raise click.BadParameter("must be between 0 and 1", param=param)
+    return value
+
+
+@click.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(0, 65535))
+@click.option(
+    "--db",
+    "db",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="SQLite file for balances and provider requests [default: the user data dir].",
+)
+@click.option(
+    "--key",
+    "keys",
+    multiple=True,
+    help=f"An API key to accept (repeatable) [default: {DEMO_KEY}].",
+)
+@click.option(
+    "--credits",
+    default=DEFAULT_CREDITS,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Starting balance of each key the database has not seen before.",
+)
+@click.option(
+    "--latency",
+    default=0,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Delay every answer by MS milliseconds.",
+    metavar="MS",
+)
+@click.option(
+    "--fail-rate",
+    default=0.0,
+    show_default=True,
+    callback=_rate,
+    help="Share of requests answered 503 service_unavailable.",
+    metavar="P",
+)
+@click.option(
+    "--unavailable-rate",
+    default=0.0,
+    show_default=True,
+    callback=_rate,
+    help="Share of company pages returned as momentarily unavailable.",
+    metavar="P",
+)
+@click.option("--seed", default=0, show_default=True, help="Seed of the injected faults.")
+def command(
+    host: str,
+    port: int,
+    db: Path | None,
+    keys: tuple[str, ...],
+    credits: int,
+    latency: int,
+    fail_rate: float,
+    unavailable_rate: float,
+    seed: int,
+) -> None:
+    """Run the built-in sandbox service over HTTP (OpenAPI at /openapi.json)."""
+    import uvicorn
+
+    from creditscope.sandbox.app import create_app
+    from creditscope.sandbox.config import SandboxConfig
+
+    chosen = list(keys) or [DEMO_KEY]
+    db_path = db if db is not None else default_db_path()
+    config = SandboxConfig(
+        db_path=db_path,
+        keys={key: credits for key in chosen},
+        latency_ms=latency,
+        fail_rate=fail_rate,
+        unavailable_rate=unavailable_rate,
+        seed=seed,
+    )
+    app = create_app(config)
+    base = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
+    shown_key = chosen[0]
+    click.echo(f"creditscope sandbox at {base}")
+    click.echo(f"  API key:   {shown_key}  (revoked demo key: {REVOKED_KEY})")
+    click.echo(f"  database:  {db_path}")
+    click.echo(f"  OpenAPI:   {base}/openapi.json")
+    click.echo("  try:")
+    click.echo(
+        f"    curl -s -H 'X-API-Key: {shown_key}' "
+        f"'{base}/restaurants/search?location=Lisbon&limit=3'"
+    )
+    click.echo(f"    curl -s {base}/catalog")
+    uvicorn.run(app, host=host, port=port, log_level="warning")

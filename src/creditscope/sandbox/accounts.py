@@ -1,0 +1,253 @@
+"""Durable sandbox state in SQLite: key balances, charges, provider requests and
+idempotent replies.
+
+Keys are stored only as SHA-256 digests, so the database never holds an API
+key. Charging is one ``UPDATE ... WHERE balance >= price`` inside ``BEGIN
+IMMEDIATE``: concurrent requests can neither overdraw nor double-charge.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import secrets
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from creditscope.sandbox import REVOKED_KEY
+
+IDEMPOTENCY_TTL_S = 24 * 3600
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS accounts (
+    key_hash TEXT PRIMARY KEY,
+    balance INTEGER NOT NULL CHECK (balance >= 0),
+    revoked INTEGER NOT NULL DEFAULT 0,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS charges (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    key_hash TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    credits INTEGER NOT NULL,
+    request_id TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS provider_requests (
+    id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    url TEXT,
+    email TEXT,
+    created_at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS idempotent_replies (
+    scope TEXT NOT NULL,
+    idempotency_key TEXT NOT NULL,
+    fingerprint TEXT NOT NULL,
+    body TEXT NOT NULL,
+    created_at REAL NOT NULL,
+    PRIMARY KEY (scope, idempotency_key)
+);
+"""
+
+
+def key_digest(key: str) -> str:
+    """The SHA-256 hex digest under which a key's account is stored."""
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+@dataclass(frozen=True)
+class Account:
+    """An authenticated caller: the digest of its key and whether it is revoked."""
+
+    key_hash: str
+    revoked: bool
+
+
+@dataclass(frozen=True)
+class Charge:
+    """The outcome of a charge attempt."""
+
+    ok: bool
+    remaining: int
+
+
+@dataclass(frozen=True)
+class StoredReply:
+    """A reply remembered under an ``Idempotency-Key``."""
+
+    fingerprint: str
+    body: dict[str, Any]
+
+
+class AccountStore:
+    """All durable sandbox state, in one SQLite database (``None`` = in memory)."""
+
+    def __init__(self, db_path: str | Path | None, keys: dict[str, int]) -> None:
+        target = ":memory:" if db_path is None else str(db_path)
+        if db_path is not None:
+            Path(db_path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(
+            target, timeout=30, isolation_level=None, check_same_thread=False
+        )
+        if db_path is not None:
+            self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA busy_timeout=30000")
+        self._db.executescript(SCHEMA)
+        with self._transaction():
+            for key, credits in keys.items():
+                # First start creates the account; later starts leave its balance alone.
+                self._db.execute(
+                    "INSERT OR IGNORE INTO accounts VALUES (?, ?, 0, ?)",
+                    (key_digest(key), max(0, int(credits)), time.time()),
+                )
+            self._db.execute(
+                "INSERT INTO accounts VALUES (?, 0, 1, ?) "
+                "ON CONFLICT(key_hash) DO UPDATE SET revoked = 1",
+                (key_digest(REVOKED_KEY), time.time()),
+            )
+        self._known = self._load_known()
+
+    def _load_known(self) -> list[Account]:
+        rows = self._db.execute("SELECT key_hash, revoked FROM accounts").fetchall()
+        return [Account(digest, bool(revoked)) for digest, revoked in rows]
+
+    def _transaction(self) -> _Transaction:
+        return _Transaction(self._db, self._lock)
+
+    def close(self) -> None:
+        """Close the database connection."""
+        with self._lock:
+            self._db.close()
+
+    # --- keys and credits ---------------------------------------------------
+
+    def authenticate(self, presented: str) -> Account | None:
+        """The account of ``presented``, or None; compares every known digest in constant time."""
+        digest = key_digest(presented).encode()
+        found: Account | None = None
+        for account in self._known:  # no early exit: timing does not reveal which key matched
+            if hmac.compare_digest(digest, account.key_hash.encode()):
+                found = account
+        return found
+
+    def balance(self, key_hash: str) -> int:
+        """The account's current balance (0 when unknown)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT balance FROM accounts WHERE key_hash = ?", (key_hash,)
+            ).fetchone()
+        return int(row[0]) if row else 0
+
+    def charge(
+        self,
+        key_hash: str,
+        credits: int,
+        operation: str,
+        request_id: str,
+        remember: tuple[str, str, str, dict[str, Any]] | None = None,
+    ) -> Charge:
+        """Take ``credits`` from the account atomically, or nothing when the balance is short.
+
+        ``remember`` = (scope, idempotency key, fingerprint, body) stores the reply
+        in the same transaction, so a replay can never be charged twice.
+        """
+        with self._transaction():
+            changed = self._db.execute(
+                "UPDATE accounts SET balance = balance - ? "
+                "WHERE key_hash = ? AND revoked = 0 AND balance >= ?",
+                (credits, key_hash, credits),
+            ).rowcount
+            remaining = self._db.execute(
+                "SELECT balance FROM accounts WHERE key_hash = ?", (key_hash,)
+            ).fetchone()
+            if changed == 1:
+                self._db.execute(
+                    "INSERT INTO charges (key_hash, operation, credits, request_id, at) "
+                    "VALUES (?, ?, ?, ?, ?)",
+                    (key_hash, operation, credits, request_id, time.time()),
+                )
+                if remember is not None:
+                    self._remember(*remember)
+        return Charge(ok=changed == 1, remaining=int(remaining[0]) if remaining else 0)
+
+    def charges_for(self, key_hash: str) -> list[tuple[str, int]]:
+        """(operation, credits) of every charge of this account, oldest first."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT operation, credits FROM charges WHERE key_hash = ? ORDER BY id",
+                (key_hash,),
+            ).fetchall()
+        return [(op, int(credits)) for op, credits in rows]
+
+    # --- provider requests ----------------------------------------------------
+
+    def add_provider_request(
+        self, name: str, url: str | None, email: str | None, remember: tuple[str, str, str] | None
+    ) -> str:
+        """Store a coverage request; returns its ``preq_`` id."""
+        request_id = "preq_" + secrets.token_hex(8)
+        with self._transaction():
+            self._db.execute(
+                "INSERT INTO provider_requests VALUES (?, ?, ?, ?, ?)",
+                (request_id, name, url, email, time.time()),
+            )
+            if remember is not None:
+                self._remember(*remember, {"ok": True, "id": request_id})
+        return request_id
+
+    def provider_request(self, request_id: str) -> dict[str, Any] | None:
+        """A stored coverage request by id."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, name, url, email FROM provider_requests WHERE id = ?", (request_id,)
+            ).fetchone()
+        if row is None:
+            return None
+        return {"id": row[0], "name": row[1], "url": row[2], "email": row[3]}
+
+    # --- idempotency ----------------------------------------------------------
+
+    def recall(self, scope: str, idempotency_key: str) -> StoredReply | None:
+        """The reply stored under this key in the last 24 hours, if any."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT fingerprint, body FROM idempotent_replies "
+                "WHERE scope = ? AND idempotency_key = ? AND created_at > ?",
+                (scope, idempotency_key, time.time() - IDEMPOTENCY_TTL_S),
+            ).fetchone()
+        return StoredReply(row[0], json.loads(row[1])) if row else None
+
+    def _remember(self, scope: str, key: str, fingerprint: str, body: dict[str, Any]) -> None:
+        self._db.execute(
+            "INSERT OR REPLACE INTO idempotent_replies VALUES (?, ?, ?, ?, ?)",
+            (scope, key, fingerprint, json.dumps(body), time.time()),
+        )
+
+
+class _Transaction:
+    """``BEGIN IMMEDIATE`` ... ``COMMIT`` (or ``ROLLBACK``) under the store's lock."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.Lock) -> None:
+        self._db = db
+        self._lock = lock
+
+    def __enter__(self) -> None:
+        self._lock.acquire()
+        try:
+            self._db.execute("BEGIN IMMEDIATE")
+        except BaseException:
+            self._lock.release()
+            raise
+
+    def __exit__(self, exc_type: object, exc: object, tb: object) -> None:
+        try:
+            self._db.execute("ROLLBACK" if exc_type else "COMMIT")
+        finally:
+            self._lock.release()

@@ -1,0 +1,69 @@
+"""``GET /catalog``, built from the one operations table so prices cannot drift."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from creditscope import models
+from creditscope.operations import OPERATIONS
+
+# provider id -> (name, category, description); an operation's provider is its first path segment.
+PROVIDERS: dict[str, tuple[str, str, str]] = {
+    "ticketing": (
+        "Ticketed events",
+        "Events",
+        "Events near a point, with venues, dates, lineups and lead prices.",
+    ),
+    "professional_network": (
+        "Professional network",
+        "Companies",
+        "Finds a company's page on a professional networking site and grades the candidates.",
+    ),
+    "restaurants": (
+        "Restaurants",
+        "Food & drink",
+        "Restaurant search, listings, menus and reviews.",
+    ),
+    "platform": (
+        "Platform",
+        "Platform",
+        "The catalog itself and requests for new providers. Public.",
+    ),
+}
+
+
+def _provider_of(name: str) -> str:
+    head = name.split("/")[0]
+    return head if "/" in name else "platform"
+
+
+@lru_cache(maxsize=1)
+def catalog() -> dict[str, Any]:
+    """Every provider with its endpoints and credit prices; ``totalEndpoints`` counts them."""
+    providers = []
+    for provider_id, (name, category, description) in PROVIDERS.items():
+        endpoints = [
+            models.CatalogEndpoint(
+                name=op.name.split("/")[-1],
+                method=op.method,
+                path=op.path,
+                description=op.description,
+                credits=op.credits,
+            )
+            for op in OPERATIONS
+            if _provider_of(op.name) == provider_id
+        ]
+        providers.append(
+            models.CatalogProvider(
+                id=provider_id,
+                name=name,
+                category=category,
+                description=description,
+                endpoints=endpoints,
+            )
+        )
+    body = models.Catalog(
+        providers=providers, totalEndpoints=sum(len(p.endpoints) for p in providers)
+    )
+    return body.model_dump(mode="json")

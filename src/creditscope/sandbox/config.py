@@ -1,0 +1,34 @@
+"""How a sandbox instance is set up: its database, keys and injected faults."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY
+
+
+def default_keys() -> dict[str, int]:
+    """The demo key with the default starting balance."""
+    return {DEMO_KEY: DEFAULT_CREDITS}
+
+
+@dataclass
+class SandboxConfig:
+    """Settings of one sandbox app.
+
+    ``db_path`` None keeps everything in memory (tests); ``keys`` maps each API
+    key to the balance it starts with the first time the database sees it.
+    ``seed`` drives only the injected faults; the data is always deterministic.
+    ``frozen_time`` pins "now" (the week the events are anchored to, and
+    restaurants' ``open_now``) for reproducible tests and screenshots.
+    """
+
+    db_path: str | Path | None = None
+    keys: dict[str, int] = field(default_factory=default_keys)
+    latency_ms: int = 0
+    fail_rate: float = 0.0
+    unavailable_rate: float = 0.0
+    seed: int = 0
+    frozen_time: datetime | None = None
