@@ -328,7 +328,7 @@ class Catalog(ApiModel):
     """Response of ``GET /catalog``."""
 
     providers: list[CatalogProvider]
-    totalEndpoints: int = 0  # noqa: N815 - the spec's field name
+    totalEndpoints: int = 0  # the spec's field name (camelCase)
 
 
 EMAIL_PATTERN = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")

@@ -1,0 +1,257 @@
+"""The one way a screen runs a client call: :class:`ResultArea`.
+
+A ``ResultArea`` wraps the widgets that show a call's result. ``area.run(request)``
+waits for the client (showing "Starting the sandbox…"), validates locally,
+runs the call in an exclusive worker with a loading state in place, then posts
+``ResultArea.Succeeded`` (the screen fills its widgets) or shows the error in
+place with its title, code, message and next-step buttons (Open settings,
+Retry / Retry in N s, Go online) and posts ``ResultArea.Failed``. Inputs live
+outside the area, so what the user typed is never lost. Over the session
+budget, a modal states the price and, once confirmed, the call is re-run with
+``confirm_over_budget=True``. Pair it with a
+:class:`creditscope.tui.widgets.price_button.PriceButton` for the price label.
+
+Example (a screen)::
+
+    def compose_body(self) -> ComposeResult:
+        yield Input(placeholder="Location", id="location")
+        yield PriceButton("Search", operation="restaurants/search", id="search")
+        with ResultArea(id="results", empty="Search for restaurants near a place."):
+            yield DataTable(id="table")
+
+    @on(Button.Pressed, "#search")
+    def search(self) -> None:
+        params = {"location": self.query_one("#location", Input).value}
+        self.query_one("#results", ResultArea).run(CallRequest("restaurants/search", params))
+
+    @on(ResultArea.Succeeded, "#results")
+    def show(self, event: ResultArea.Succeeded) -> None:
+        table = self.query_one("#table", DataTable)
+        for row in event.result.data.results: ...
+
+    @on(ResultArea.Failed, "#results")
+    def mark(self, event: ResultArea.Failed) -> None:
+        field = getattr(event.error, "field", None)   # InvalidRequest names the bad field
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.widget import Widget
+from textual.widgets import Label, LoadingIndicator, Static
+from textual.worker import Worker, WorkerState
+
+from creditscope.client import errors
+from creditscope.tui.widgets.error_panel import GO_ONLINE, OPEN_SETTINGS, RETRY, ErrorPanel
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
+    from creditscope.client.records import Result
+
+
+@dataclass(frozen=True)
+class CallRequest:
+    """One call to make: the operation name (``"restaurants/search"``) and its params or body."""
+
+    operation: str
+    params: dict[str, Any] = field(default_factory=dict)
+    refresh: bool = False  # bypass the cache (and pay) on purpose
+    label: str = ""  # what the loading line says; defaults to the operation
+
+    def refreshed(self) -> CallRequest:
+        """The same request, forced past the cache."""
+        return replace(self, refresh=True)
+
+    async def send(self, client: DataClient, *, confirm_over_budget: bool = False) -> Result[Any]:
+        """Call through the client (which validates locally first: a refused call is free)."""
+        return await client.call(
+            self.operation,
+            self.params,
+            refresh=self.refresh,
+            confirm_over_budget=confirm_over_budget,
+        )
+
+
+class ResultArea(Vertical):
+    """Holds a call's result widgets and shows its loading, empty and error states in place."""
+
+    class Succeeded(Message):
+        """The call returned; ``result.data`` is the parsed model, ``result.record`` the call."""
+
+        def __init__(self, area: ResultArea, request: CallRequest, result: Result[Any]) -> None:
+            super().__init__()
+            self.area = area
+            self.request = request
+            self.result = result
+
+        @property
+        def control(self) -> ResultArea:
+            """The area that ran the call (select handlers with ``@on(..., "#id")``)."""
+            return self.area
+
+    class Failed(Message):
+        """The call failed; the error is already on screen."""
+
+        def __init__(self, area: ResultArea, request: CallRequest, error: BaseException) -> None:
+            super().__init__()
+            self.area = area
+            self.request = request
+            self.error = error
+
+        @property
+        def control(self) -> ResultArea:
+            """The area that ran the call."""
+            return self.area
+
+    def __init__(self, *children: Widget, empty: str = "", **kwargs: Any) -> None:
+        super().__init__(*children, **kwargs)
+        self._empty_text = empty
+        self._state = "empty" if empty else "content"
+        self.last_request: CallRequest | None = None
+
+    def compose(self) -> ComposeResult:
+        """Status line, error panel and empty hint; the screen's widgets follow them."""
+        with Horizontal(classes="call-status"):
+            yield LoadingIndicator()
+            yield Label("", classes="call-status-text")
+        yield ErrorPanel(classes="call-error")
+        yield Static(self._empty_text, classes="call-empty")
+
+    def on_mount(self) -> None:
+        """Put the state widgets first, then start empty (or showing content if no hint)."""
+        for widget in reversed(self._state_widgets()):
+            if self.children.index(widget) != 0:
+                self.move_child(widget, before=0)
+        self.query_one(ErrorPanel).display = False
+        self._set_state(self._state)
+
+    def _state_widgets(self) -> list[Widget]:
+        return [self.query_one(".call-status"), self.query_one(ErrorPanel),
+                self.query_one(".call-empty")]
+
+    @property
+    def content(self) -> list[Widget]:
+        """The screen's own widgets in this area (everything but the state widgets)."""
+        state = self._state_widgets()
+        return [child for child in self.children if child not in state]
+
+    def run(self, request: CallRequest, *, confirm_over_budget: bool = False) -> None:
+        """Run ``request`` in a worker; a newer run in this area cancels an older one."""
+        self.last_request = request
+        app: Any = self.app
+        waiting = app.client is None and app.client_error is None
+        self._loading(
+            ("Starting the sandbox…" if app.is_sandbox else "Connecting…")
+            if waiting
+            else f"Fetching {request.label or request.operation}…"
+        )
+        self.run_worker(
+            self._send(request, confirm_over_budget),
+            name=request.operation,
+            group=f"call-{self.id or id(self)}",
+            description=f"{request.operation} {request.params}",
+            exclusive=True,
+            exit_on_error=False,
+        )
+
+    def retry(self) -> None:
+        """Run the last request again (after an error); rebuilds a client that failed to start."""
+        app: Any = self.app
+        if app.client is None and app.client_error is not None:
+            app.rebuild_client(app.settings)
+        if self.last_request is not None:
+            self.run(self.last_request)
+
+    def show_empty(self, text: str | None = None) -> None:
+        """Show the empty hint (e.g. "No restaurants match") instead of the content."""
+        if text is not None:
+            self._empty_text = text
+            self.query_one(".call-empty", Static).update(text)
+        self._set_state("empty")
+
+    async def _send(self, request: CallRequest, confirm_over_budget: bool) -> None:
+        app: Any = self.app
+        client = await app.wait_for_client()
+        self.query_one(".call-status-text", Label).update(
+            f"Fetching {request.label or request.operation}…"
+        )
+        result = await request.send(client, confirm_over_budget=confirm_over_budget)
+        self.post_message(self.Succeeded(self, request, result))
+
+    def _loading(self, text: str) -> None:
+        self.query_one(".call-status-text", Label).update(text)
+        self.query_one(".call-status").display = True
+        self.query_one(ErrorPanel).clear()
+
+    def _set_state(self, state: str) -> None:
+        # Loading keeps the previous content visible under the status line.
+        self._state = state
+        self.query_one(".call-status").display = False
+        self.query_one(".call-empty").display = state == "empty"
+        for widget in self.content:
+            widget.display = state == "content"
+        if state != "error":
+            self.query_one(ErrorPanel).clear()
+
+    @on(Succeeded)
+    def _succeeded(self, event: Succeeded) -> None:
+        # Not stopped: the message bubbles on to the screen.
+        if event.area is self:
+            self._set_state("content")
+
+    @on(Worker.StateChanged)
+    def _worker_changed(self, event: Worker.StateChanged) -> None:
+        if event.worker.node is not self or not event.worker.group.startswith("call-"):
+            return
+        event.stop()
+        if event.state == WorkerState.ERROR and event.worker.error is not None:
+            self._failed(event.worker.error)
+
+    def _failed(self, error: BaseException) -> None:
+        request = self.last_request
+        assert request is not None
+        if isinstance(error, errors.BudgetExceeded):
+            self._confirm_over_budget(request, error)
+            return
+        self._set_state("error")
+        self.query_one(ErrorPanel).show(error)
+        self.post_message(self.Failed(self, request, error))
+
+    def _confirm_over_budget(self, request: CallRequest, error: errors.BudgetExceeded) -> None:
+        from creditscope.tui.screens.confirm import ConfirmSpend
+
+        def decided(confirmed: bool | None) -> None:
+            if confirmed:
+                self.run(request, confirm_over_budget=True)
+            else:
+                self._set_state("error")
+                self.query_one(ErrorPanel).show(error)
+                self.post_message(self.Failed(self, request, error))
+
+        self.app.push_screen(
+            ConfirmSpend(
+                "Over your session budget",
+                f"{request.label or request.operation} costs {error.price} cr. "
+                f"This session has spent {error.spent} of its {error.budget} cr budget.",
+                price=error.price,
+            ),
+            decided,
+        )
+
+    @on(ErrorPanel.ActionChosen)
+    def _next_step(self, event: ErrorPanel.ActionChosen) -> None:
+        event.stop()
+        app: Any = self.app
+        if event.action == RETRY:
+            self.retry()
+        elif event.action == OPEN_SETTINGS:
+            app.action_go("settings")
+        elif event.action == GO_ONLINE:
+            app.go_online()
+            self.retry()

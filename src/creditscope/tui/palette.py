@@ -1,0 +1,59 @@
+"""Command-palette commands that follow the current screen.
+
+Navigation to every area is always offered; on top of that the screen the
+palette was opened from contributes its main actions by defining
+``palette_commands()`` (see :class:`creditscope.tui.screens.base.AreaScreen`)::
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        yield PaletteCommand("Look up company", "Run the lookup (10 cr)", self.action_lookup)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from functools import partial
+from typing import Any
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from creditscope.tui.navigation import ordered_entries
+
+
+@dataclass(frozen=True)
+class PaletteCommand:
+    """One entry of the palette: what it says, a line of help, what it runs."""
+
+    title: str
+    help: str
+    run: Callable[[], Any]
+
+
+class ScreenCommands(Provider):
+    """Navigation everywhere, plus the main actions of the screen underneath."""
+
+    def _commands(self) -> Iterator[PaletteCommand]:
+        app: Any = self.app
+        for entry in ordered_entries():
+            yield PaletteCommand(
+                f"Go to {entry.title}", f"Switch to {entry.title} ({entry.key})",
+                partial(app.action_go, entry.mode),
+            )
+        yield PaletteCommand("Help", "Every key of this screen", app.action_help)
+        contribute = getattr(self.screen, "palette_commands", None)
+        if contribute is not None:
+            commands: Iterable[PaletteCommand] = contribute()
+            yield from commands
+
+    async def discover(self) -> Hits:
+        """All commands, shown when the palette opens empty."""
+        for command in self._commands():
+            yield DiscoveryHit(command.title, command.run, help=command.help)
+
+    async def search(self, query: str) -> Hits:
+        """Commands whose title fuzzily matches what was typed."""
+        matcher = self.matcher(query)
+        for command in self._commands():
+            score = matcher.match(command.title)
+            if score > 0:
+                yield Hit(score, matcher.highlight(command.title), command.run, help=command.help)

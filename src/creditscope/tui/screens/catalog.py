@@ -1,0 +1,115 @@
+"""Catalog: every provider and endpoint with its credit price, and the provider-request form."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Button, DataTable, Input, Static
+
+from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.screens.base import AreaScreen
+
+Row = tuple[str, str, str, str, str]
+
+
+class CatalogScreen(AreaScreen):
+    """Providers and endpoints (method, path, credits, description), filterable."""
+
+    AUTO_FOCUS = "#catalog-table"  # not the filter box: number keys keep switching areas
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+f", "filter", "Filter", id="catalog.filter"),
+        Binding("ctrl+n", "request_provider", "Request a provider", id="catalog.request_provider"),
+        Binding("ctrl+r", "refresh", "Refresh", id="catalog.refresh"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rows: list[Row] = []
+
+    def compose_body(self) -> ComposeResult:
+        """Filter box and actions above the endpoint table."""
+        with Horizontal(classes="toolbar"):
+            yield Input(placeholder="Filter providers and endpoints…", id="catalog-filter")
+            yield Button("Request a provider", id="request-provider")
+        with ResultArea(id="catalog-results"):
+            yield DataTable(id="catalog-table", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="catalog-summary", classes="summary")
+
+    def on_mount(self) -> None:
+        """Columns, then fetch the catalog (free; cached afterwards)."""
+        table = self.query_one("#catalog-table", DataTable)
+        table.add_column("Provider", key="provider")
+        table.add_column("Method", key="method")
+        table.add_column("Path", key="path")
+        table.add_column("Credits", key="credits")
+        table.add_column("Description", key="description")
+        self.fetch()
+
+    def fetch(self, *, refresh: bool = False) -> None:
+        """Load the catalog through the client."""
+        request = CallRequest("catalog", {}, refresh=refresh, label="the catalog")
+        self.query_one("#catalog-results", ResultArea).run(request)
+
+    @on(ResultArea.Succeeded, "#catalog-results")
+    def _loaded(self, event: ResultArea.Succeeded) -> None:
+        catalog: Any = event.result.data
+        self.rows = [
+            (
+                provider.name,
+                endpoint.method,
+                endpoint.path,
+                "free" if endpoint.credits == 0 else f"{endpoint.credits} cr",
+                endpoint.description or "",
+            )
+            for provider in catalog.providers
+            for endpoint in provider.endpoints
+        ]
+        self._show(self.query_one("#catalog-filter", Input).value)
+
+    @on(Input.Changed, "#catalog-filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self._show(event.value)
+
+    def _show(self, text: str) -> None:
+        needle = text.strip().lower()
+        rows = [row for row in self.rows if not needle or needle in " ".join(row).lower()]
+        table = self.query_one("#catalog-table", DataTable)
+        table.clear()
+        for row in rows:
+            table.add_row(*row)
+        providers = len({row[0] for row in rows})
+        summary = f"{len(rows)} endpoints from {providers} providers"
+        if needle:
+            summary += f" matching “{text.strip()}” (of {len(self.rows)})"
+        self.query_one("#catalog-summary", Static).update(summary)
+        if needle and not rows:
+            self.query_one("#catalog-summary", Static).update(f"Nothing matches “{text.strip()}”.")
+
+    @on(Button.Pressed, "#request-provider")
+    def action_request_provider(self) -> None:
+        """Open the request-a-provider form."""
+        from creditscope.tui.screens.provider_form import ProviderRequestForm
+
+        self.app.push_screen(ProviderRequestForm())
+
+    def action_filter(self) -> None:
+        """Focus the filter box."""
+        self.query_one("#catalog-filter", Input).focus()
+
+    def action_refresh(self) -> None:
+        """Fetch the catalog again from the service (it is free)."""
+        self.fetch(refresh=True)
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        """Catalog actions for the command palette."""
+        yield PaletteCommand("Request a provider", "Ask for a new app or site",
+                             self.action_request_provider)
+        yield PaletteCommand("Refresh catalog", "Fetch the catalog again (free)",
+                             self.action_refresh)

@@ -1,0 +1,128 @@
+"""Request-a-provider: a modal form, validated inline before anything is sent."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Input, Label, Static
+
+from creditscope.tui.calls import CallRequest, ResultArea
+
+FIELDS: tuple[tuple[str, str, str], ...] = (
+    ("name", "App or site name (required)", "e.g. Trailforks"),
+    ("url", "Its web address (optional)", "https://…"),
+    ("email", "Your e-mail, to hear when it ships (optional)", "you@example.com"),
+)
+
+
+def field_errors(values: dict[str, str]) -> dict[str, str]:
+    """Field name -> message for every problem with ``values``; empty when it can be sent."""
+    from pydantic import ValidationError
+
+    from creditscope.models import ProviderRequest
+
+    try:
+        ProviderRequest(**request_body(values))
+    except ValidationError as error:
+        problems: dict[str, str] = {}
+        for item in error.errors():
+            field = str(item["loc"][0]) if item["loc"] else "name"
+            problems.setdefault(field, _plain(item["msg"]))
+        return problems
+    return {}
+
+
+def request_body(values: dict[str, str]) -> dict[str, str]:
+    """The JSON body: the name always, the optional fields only when filled in."""
+    body = {"name": values.get("name", "")}
+    for name in ("url", "email"):
+        if values.get(name, "").strip():
+            body[name] = values[name].strip()
+    return body
+
+
+def _plain(message: str) -> str:
+    # pydantic prefixes custom messages with "Value error, ".
+    message = message.removeprefix("Value error, ")
+    if message.startswith("String should have at least 1"):
+        return "name is required"
+    return message
+
+
+class ProviderRequestForm(ModalScreen[str | None]):
+    """Name, URL and e-mail; Send shows the ``preq_`` id. Dismisses with that id (or None)."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="provider_form.close"),
+    ]
+
+    def compose(self) -> ComposeResult:
+        """Three labelled inputs, each with its own error line, then Send / Close."""
+        with Vertical(classes="dialog provider-form"):
+            yield Label("Request a provider", classes="dialog-title")
+            yield Static(
+                "Ask for coverage of an app or site we do not support yet. Free.",
+                classes="dialog-text",
+            )
+            for name, label, placeholder in FIELDS:
+                yield Label(label, classes="field-label")
+                yield Input(placeholder=placeholder, id=f"provider-{name}")
+                yield Label("", id=f"provider-{name}-error", classes="field-error")
+            with ResultArea(id="provider-result"):
+                yield Label("", id="provider-created", classes="success")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Send request · free", variant="primary", id="provider-send")
+                yield Button("Close", id="provider-close")
+
+    def on_mount(self) -> None:
+        """Start in the name field."""
+        self.query_one("#provider-name", Input).focus()
+
+    def values(self) -> dict[str, str]:
+        """What the user has typed, by field."""
+        return {name: self.query_one(f"#provider-{name}", Input).value for name, _, _ in FIELDS}
+
+    def show_errors(self, problems: dict[str, str]) -> None:
+        """Put each message under its field (and clear the others)."""
+        for name, _, _ in FIELDS:
+            self.query_one(f"#provider-{name}-error", Label).update(problems.get(name, ""))
+            self.query_one(f"#provider-{name}", Input).set_class(name in problems, "-invalid")
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#provider-send")
+    def send(self) -> None:
+        """Validate locally; send only when every field is fine."""
+        values = self.values()
+        problems = field_errors(values)
+        self.show_errors(problems)
+        if problems:
+            first = next(name for name, _, _ in FIELDS if name in problems)
+            self.query_one(f"#provider-{first}", Input).focus()
+            return
+        self.query_one("#provider-created", Label).update("")
+        request = CallRequest("provider-requests", request_body(values), label="your request")
+        self.query_one("#provider-result", ResultArea).run(request)
+
+    @on(ResultArea.Succeeded, "#provider-result")
+    def _created(self, event: ResultArea.Succeeded) -> None:
+        created: Any = event.result.data
+        self.created_id: str = created.id
+        self.query_one("#provider-created", Label).update(
+            f"✔ Request sent. Its id is [b]{created.id}[/b]."
+        )
+
+    @on(ResultArea.Failed, "#provider-result")
+    def _refused(self, event: ResultArea.Failed) -> None:
+        field = getattr(event.error, "field", None)
+        if field in {name for name, _, _ in FIELDS}:
+            self.show_errors({field: getattr(event.error, "message", str(event.error))})
+
+    @on(Button.Pressed, "#provider-close")
+    def action_close(self) -> None:
+        """Close the form (the id, if one was created, is the result)."""
+        self.dismiss(getattr(self, "created_id", None))

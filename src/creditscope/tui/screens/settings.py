@@ -1,0 +1,205 @@
+"""Settings: service and key, spending, cache lifetimes, theme; saved to the 0600 config file."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.widgets import Button, Input, Label, Select, Static, Switch
+
+from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.screens.base import AreaScreen
+
+# Operation name -> settings field, for every cached operation (from operations.py at mount).
+TTL_FIELDS: tuple[tuple[str, str], ...] = (
+    ("ticketing/discovery", "ticketing_discovery"),
+    ("professional_network/find_company", "professional_network_find_company"),
+    ("restaurants/search", "restaurants_search"),
+    ("restaurants/details", "restaurants_details"),
+    ("restaurants/menu", "restaurants_menu"),
+    ("restaurants/reviews", "restaurants_reviews"),
+    ("catalog", "catalog"),
+)
+
+
+class SettingsError(ValueError):
+    """A value on the form cannot be used; ``field`` says which."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+def _whole_number(text: str, field: str, *, allow_blank: bool) -> int | None:
+    text = text.strip().replace(" ", "").replace("_", "")
+    if not text and allow_blank:
+        return None
+    if not text.isdigit():
+        raise SettingsError(field, "Enter a whole number of 0 or more.")
+    return int(text)
+
+
+class SettingsScreen(AreaScreen):
+    """Edit the settings; Save writes the config file (mode 0600) and rebuilds the client."""
+
+    AUTO_FOCUS = None  # number keys keep switching areas until a field is clicked
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("ctrl+s", "save", "Save", id="settings.save"),
+    ]
+
+    def compose_body(self) -> ComposeResult:
+        """Sections of labelled fields, then the actions."""
+        app: Any = self.app
+        settings = app.settings
+        saved_key = settings.api_key.get_secret_value() if settings.api_key else ""
+        with VerticalScroll(id="settings-form"):
+            yield Label("Service", classes="section-title")
+            with Grid(classes="form-grid"):
+                yield Label("Base URL", classes="field-label")
+                yield Input(settings.base_url or "", placeholder="empty = the built-in sandbox",
+                            id="base-url")
+                yield Label("API key", classes="field-label")
+                yield Input("", password=True, id="api-key",
+                            placeholder=(f"saved: {_mask(saved_key)} (type to replace)"
+                                         if saved_key else "no key saved"))
+            yield Label("Spending", classes="section-title")
+            with Grid(classes="form-grid"):
+                yield Label("Session budget (cr)", classes="field-label")
+                yield Input("" if settings.budget is None else str(settings.budget),
+                            placeholder="no limit", id="budget")
+                yield Label("Offline (cache only)", classes="field-label")
+                yield Switch(settings.offline, id="offline")
+            yield Label("Cache lifetimes (seconds)", classes="section-title")
+            with Grid(classes="form-grid"):
+                for operation, field in TTL_FIELDS:
+                    yield Label(operation, classes="field-label")
+                    yield Input(str(getattr(settings.ttl, field)), id=f"ttl-{field}")
+            yield Label("Look", classes="section-title")
+            with Grid(classes="form-grid"):
+                yield Label("Theme", classes="field-label")
+                yield Select([(name, name) for name in sorted(self.app.available_themes)],
+                             value=self.app.theme, allow_blank=False, id="theme")
+            yield Static("", id="settings-message", classes="field-error")
+            with Horizontal(classes="form-buttons"):
+                yield Button("Save", variant="primary", id="save")
+                yield Button("Use the built-in sandbox", id="use-sandbox")
+                yield Button("Clear cache", variant="warning", id="clear-cache")
+            yield Static(f"Saved to {settings.config_file} (mode 0600). Keys are remapped "
+                         "there under [b]\\[keys][/b] by binding id (see ?).",
+                         id="settings-where", classes="hint")
+
+    def form_settings(self) -> Any:
+        """New settings from the form; raises :class:`SettingsError` naming the bad field."""
+        from pydantic import SecretStr
+
+        from creditscope.settings import TTLSettings
+
+        app: Any = self.app
+        current = app.settings
+        base_url = self.query_one("#base-url", Input).value.strip() or None
+        if base_url and not base_url.startswith(("http://", "https://")):
+            raise SettingsError("base-url", "The base URL must start with http:// or https://.")
+        typed_key = self.query_one("#api-key", Input).value.strip()
+        ttl: dict[str, int | None] = {
+            field: _whole_number(self.query_one(f"#ttl-{field}", Input).value, f"ttl-{field}",
+                                 allow_blank=False)
+            for _, field in TTL_FIELDS
+        }
+        return current.model_copy(update={
+            "base_url": base_url,
+            "api_key": SecretStr(typed_key) if typed_key else current.api_key,
+            "budget": _whole_number(self.query_one("#budget", Input).value, "budget",
+                                    allow_blank=True),
+            "offline": self.query_one("#offline", Switch).value,
+            "ttl": TTLSettings(**ttl),
+            "theme": str(self.query_one("#theme", Select).value),
+        })
+
+    @on(Button.Pressed, "#save")
+    def action_save(self) -> None:
+        """Check the form, write the config file, and reconnect with the new settings."""
+        try:
+            settings = self.form_settings()
+        except SettingsError as error:
+            self._message(str(error), error=True)
+            self.query_one(f"#{error.field}").focus()
+            return
+        self._save(settings, "Settings saved")
+
+    @on(Button.Pressed, "#use-sandbox")
+    def action_use_sandbox(self) -> None:
+        """Switch to the built-in sandbox in one step (and save that choice)."""
+        app: Any = self.app
+        self.query_one("#base-url", Input).value = ""
+        self._save(app.settings.model_copy(update={"base_url": None, "offline": False}),
+                   "Using the built-in sandbox")
+
+    @on(Select.Changed, "#theme")
+    def _theme_picked(self, event: Select.Changed) -> None:
+        if isinstance(event.value, str):
+            self.app.theme = event.value  # the app remembers it in the config file
+
+    @work(thread=True, exclusive=True, group="settings-save", description="Save settings",
+          exit_on_error=False)
+    def _save(self, settings: Any, done: str) -> None:
+        from creditscope.settings import save_settings
+
+        try:
+            path = save_settings(settings)
+        except OSError as error:
+            self.app.call_from_thread(self._message, f"Could not save: {error}", error=True)
+            return
+        self.app.call_from_thread(self._saved, settings, f"{done}: {path} (mode 0600).")
+
+    def _saved(self, settings: Any, text: str) -> None:
+        app: Any = self.app
+        app.rebuild_client(settings)
+        self.query_one("#api-key", Input).value = ""
+        key = settings.api_key.get_secret_value() if settings.api_key else ""
+        self.query_one("#api-key", Input).placeholder = (
+            f"saved: {_mask(key)} (type to replace)" if key else "no key saved")
+        self._message(text)
+        self.notify(text, title="Settings")
+
+    @on(Button.Pressed, "#clear-cache")
+    def _clear_pressed(self) -> None:
+        self.action_clear_cache()
+
+    @work(exclusive=True, group="settings-cache", description="Clear the cache",
+          exit_on_error=False)
+    async def action_clear_cache(self) -> None:
+        """Remove every cached response; says how many went."""
+        import asyncio
+
+        app: Any = self.app
+        client = await app.wait_for_client()
+        if client.cache is None:
+            self._message("There is no cache to clear.")
+            return
+        count = await asyncio.to_thread(client.cache.clear)
+        self._message(f"Cleared {count} cached responses.")
+        self.notify(f"Cleared {count} cached responses.", title="Cache")
+
+    def _message(self, text: str, *, error: bool = False) -> None:
+        message = self.query_one("#settings-message", Static)
+        message.update(text)
+        message.set_class(error, "-error")
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        """Settings actions for the command palette."""
+        yield PaletteCommand("Save settings", "Write the config file", self.action_save)
+        yield PaletteCommand("Use the built-in sandbox", "No key, no network",
+                             self.action_use_sandbox)
+        yield PaletteCommand("Clear cache", "Remove every cached response",
+                             self.action_clear_cache)
+
+
+def _mask(key: str) -> str:
+    from creditscope.client.curl import mask_key
+
+    return mask_key(key)

@@ -1,0 +1,40 @@
+"""The header's credit meter: spent this session, saved by the cache, remaining balance."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.widgets import Static
+
+from creditscope.tui.messages import CreditSnapshot
+
+SPEND_HIGHLIGHT_SECONDS = 1.5
+
+
+def _credits(value: int) -> str:
+    return f"{value:,}".replace(",", " ")
+
+
+class CreditMeter(Static):
+    """Shows the app's :class:`CreditSnapshot`; flashes briefly when credits are spent."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__("", **kwargs)
+        self._last_spent: int | None = None
+
+    def on_mount(self) -> None:
+        """Follow the app's credit snapshot (the app owns it; the ledger updates it)."""
+        self.watch(self.app, "credits", self._show, init=True)
+
+    def _show(self, snapshot: CreditSnapshot) -> None:
+        parts = [
+            f"[b]{_credits(snapshot.spent)}[/b] cr spent",
+            f"[b]{_credits(snapshot.saved)}[/b] cr saved",
+        ]
+        if snapshot.remaining is not None:
+            parts.append(f"[b]{_credits(snapshot.remaining)}[/b] left")
+        self.update("  ·  ".join(parts))
+        if self._last_spent is not None and snapshot.spent > self._last_spent:
+            self.add_class("-spent")
+            self.set_timer(SPEND_HIGHLIGHT_SECONDS, lambda: self.remove_class("-spent"))
+        self._last_spent = snapshot.spent

@@ -1,0 +1,143 @@
+"""An error shown where the user acted: title, code, message and the next step as buttons."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.message import Message
+from textual.timer import Timer
+from textual.widgets import Button, Label, Static
+
+from creditscope.client import errors
+
+RETRY = "retry"
+OPEN_SETTINGS = "settings"
+GO_ONLINE = "online"
+
+
+@dataclass(frozen=True)
+class NextStep:
+    """A button the panel offers: what it says and the action it asks for."""
+
+    label: str
+    action: str
+    variant: str = "primary"
+
+
+def next_steps(error: BaseException) -> list[NextStep]:
+    """The actions that can fix ``error``, most useful first."""
+    if isinstance(error, errors.InvalidApiKey):
+        return [NextStep("Open settings", OPEN_SETTINGS)]
+    if isinstance(error, errors.OfflineMiss):
+        return [NextStep("Go online", GO_ONLINE)]
+    if isinstance(error, errors.RateLimited | errors.TransportError | errors.ServerError):
+        return [NextStep("Retry", RETRY)]
+    if isinstance(error, errors.InsufficientCredits):
+        return [NextStep("Open settings", OPEN_SETTINGS, "default"), NextStep("Retry", RETRY)]
+    if isinstance(error, errors.InvalidRequest | errors.NotFound):
+        return []  # the fix is in what the user typed
+    return [NextStep("Retry", RETRY)]
+
+
+def describe(error: BaseException) -> tuple[str, str, str, str]:
+    """(title, code line, message, next step) for any exception, ours or not."""
+    if isinstance(error, errors.CreditscopeError):
+        code = " · ".join(
+            part
+            for part in (
+                error.code or "",
+                f"HTTP {error.status}" if error.status else "",
+                f"reason: {error.reason}" if error.reason else "",
+            )
+            if part
+        )
+        return error.title, code, error.message, str(error.next_step)
+    return "Unexpected error", type(error).__name__, str(error), "Retry; if it persists, report it."
+
+
+class ErrorPanel(Vertical):
+    """Shows one error in place; its buttons post :class:`ErrorPanel.ActionChosen`."""
+
+    class ActionChosen(Message):
+        """The user picked a next step (``retry``, ``settings`` or ``online``)."""
+
+        def __init__(self, panel: ErrorPanel, action: str) -> None:
+            super().__init__()
+            self.panel = panel
+            self.action = action
+
+        @property
+        def control(self) -> ErrorPanel:
+            """The panel the action came from."""
+            return self.panel
+
+    def __init__(self, **kwargs: object) -> None:
+        super().__init__(**kwargs)  # type: ignore[arg-type]
+        self.error: BaseException | None = None
+        self._countdown: Timer | None = None
+        self._wait_left = 0
+
+    def compose(self) -> ComposeResult:
+        """Heading, code line, message, next step, and a row of buttons."""
+        yield Label("", classes="error-title")
+        yield Label("", classes="error-code")
+        yield Static("", classes="error-message")
+        yield Static("", classes="error-next")
+        yield Horizontal(classes="error-actions")
+
+    def show(self, error: BaseException) -> None:
+        """Display ``error`` and its next-step buttons."""
+        self.error = error
+        title, code, message, step = describe(error)
+        self.query_one(".error-title", Label).update(f"✖ {title}")
+        self.query_one(".error-code", Label).update(code)
+        self.query_one(".error-message", Static).update(message)
+        self.query_one(".error-next", Static).update(step)
+        actions = self.query_one(".error-actions", Horizontal)
+        actions.remove_children()
+        buttons = [
+            Button(step.label, variant=step.variant, name=step.action)  # type: ignore[arg-type]
+            for step in next_steps(error)
+        ]
+        actions.mount_all(buttons)
+        self._stop_countdown()
+        retry_after = getattr(error, "retry_after", None)
+        if isinstance(error, errors.RateLimited) and retry_after:
+            self._wait_left = math.ceil(retry_after)
+            self._countdown = self.set_interval(1.0, self._tick)
+            self.call_after_refresh(self._label_retry)
+        self.display = True
+
+    def clear(self) -> None:
+        """Hide the panel."""
+        self._stop_countdown()
+        self.error = None
+        self.display = False
+
+    def _stop_countdown(self) -> None:
+        if self._countdown is not None:
+            self._countdown.stop()
+            self._countdown = None
+
+    def _tick(self) -> None:
+        self._wait_left -= 1
+        if self._wait_left <= 0:
+            self._stop_countdown()
+        self._label_retry()
+
+    def _label_retry(self) -> None:
+        for button in self.query(Button):
+            if button.name == RETRY:
+                waiting = self._wait_left > 0
+                button.label = f"Retry in {self._wait_left} s" if waiting else "Retry"
+                button.disabled = waiting
+
+    @on(Button.Pressed)
+    def _chosen(self, event: Button.Pressed) -> None:
+        event.stop()
+        if event.button.name:
+            self.post_message(self.ActionChosen(self, event.button.name))

@@ -1,0 +1,127 @@
+"""Explorer test setup: an app on the in-process sandbox (in-memory db, temp cache,
+in-memory ledger), a frozen clock, fixed latencies, no cursor blink, no system clipboard."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import SecretStr
+from textual.pilot import Pilot
+from textual.widgets import Input
+
+from creditscope.client.records import CallRecord
+from creditscope.sandbox import DEMO_KEY
+from creditscope.settings import Settings
+from creditscope.tui import clipboard
+from creditscope.tui.app import CreditscopeApp
+
+FROZEN_NOW = datetime(2025, 3, 14, 12, 30, 0, tzinfo=UTC)
+FIXED_LATENCY_MS = 42.0
+SIZE = (120, 36)
+
+
+@pytest.fixture(autouse=True)
+def deterministic_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
+    """UTC wall clock, no blinking cursor, and never the developer's real clipboard."""
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    original_init = Input.__init__
+
+    def init_without_blink(self: Input, *args: Any, **kwargs: Any) -> None:
+        original_init(self, *args, **kwargs)
+        self.cursor_blink = False
+
+    monkeypatch.setattr(Input, "__init__", init_without_blink)
+    monkeypatch.setattr(clipboard, "platform_tool", lambda: None)
+
+
+def _freeze(record: CallRecord) -> None:
+    # Subscribed before the app: what the screens show is fixed.
+    record.latency_ms = FIXED_LATENCY_MS
+    record.started_at = FROZEN_NOW
+    if record.request_id:
+        record.request_id = "req_0123456789abcdef"
+    for name in list(record.response_headers):
+        if name.lower() == "x-request-id":
+            record.response_headers[name] = "req_0123456789abcdef"
+
+
+def sandbox_client_factory(tmp_path: Path) -> Callable[[Settings], Any]:
+    """Builds a DataClient on an in-memory sandbox, with this test's cache and ledger."""
+
+    def build(settings: Settings) -> Any:
+        import httpx
+
+        from creditscope.client.cache import ResponseCache
+        from creditscope.client.client import DataClient
+        from creditscope.client.ledger import CreditLedger
+        from creditscope.sandbox import SANDBOX_BASE_URL
+        from creditscope.sandbox.app import create_app
+        from creditscope.sandbox.config import SandboxConfig
+
+        sandbox = create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW))
+        key = settings.api_key.get_secret_value() if settings.api_key else DEMO_KEY
+        ledger = CreditLedger(None)
+        ledger.subscribe(_freeze)
+        return DataClient(
+            SANDBOX_BASE_URL, key,
+            transport=httpx.ASGITransport(app=sandbox),
+            cache=ResponseCache(settings.cache_dir / "responses"),
+            ledger=ledger,
+            offline=settings.offline,
+            budget=settings.budget,
+            is_sandbox=True,
+        )
+
+    return build
+
+
+@pytest.fixture
+def settings(tmp_path: Path) -> Settings:
+    """Settings pointing every file into this test's temp dir."""
+    return Settings(
+        cache_dir=tmp_path / "cache",
+        data_dir=tmp_path / "data",
+        config_file=tmp_path / "config" / "config.toml",
+    )
+
+
+@pytest.fixture
+def make_app(tmp_path: Path, settings: Settings) -> Callable[..., CreditscopeApp]:
+    """``make_app(api_key=..., initial_mode=..., **settings)`` -> an app on the sandbox."""
+
+    def make(
+        api_key: str | None = None, initial_mode: str | None = None, **overrides: Any
+    ) -> CreditscopeApp:
+        chosen = settings.model_copy(update=overrides)
+        if api_key is not None:
+            chosen = chosen.model_copy(update={"api_key": SecretStr(api_key)})
+        return CreditscopeApp(
+            chosen,
+            client_factory=sandbox_client_factory(tmp_path),
+            clock=lambda: FROZEN_NOW,
+            initial_mode=initial_mode,
+        )
+
+    return make
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait until every worker is done and the screen has caught up."""
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.fixture
+def copied(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Everything the app copies to the clipboard, in order."""
+    texts: list[str] = []
+    monkeypatch.setattr(CreditscopeApp, "copy_to_clipboard", lambda self, text: texts.append(text))
+    return texts
