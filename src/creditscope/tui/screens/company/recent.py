@@ -1,0 +1,82 @@
+"""``RecentLookups``: lookups already in the cache, to reopen for free."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from textual import on
+from textual.message import Message
+from textual.widgets import Select
+
+from creditscope.tui.screens.company.reasoning import domain_of
+
+FIND_COMPANY = "professional_network/find_company"
+RECENT_LIMIT = 15
+
+
+def recent_label(params: dict[str, Any], state: str, price: int) -> str:
+    """``"Northwind Labs Ltd · northwind-labs.co.uk · free"`` (expired entries show the price)."""
+    parts = [str(params.get("name", ""))]
+    if params.get("website"):
+        parts.append(domain_of(str(params["website"])))
+    # Past its TTL the cache entry is refetched (and charged) unless offline.
+    parts.append("free" if state == "hit" else f"expired · {price} cr")
+    return " · ".join(parts)
+
+
+class RecentLookups(Select[str]):
+    """A drop-down of cached lookups, newest first; choosing one posts :class:`Reopen`."""
+
+    class Reopen(Message):
+        """Reopen this cached lookup (``name`` and optional ``website``)."""
+
+        def __init__(self, params: dict[str, Any]) -> None:
+            super().__init__()
+            self.params = params
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__([], prompt="Recent lookups", allow_blank=True, **kwargs)
+        self._by_key: dict[str, dict[str, Any]] = {}
+
+    def on_mount(self) -> None:
+        """Refill when the client arrives and after every call (a lookup may be new)."""
+        self.watch(self.app, "client_generation", lambda _: self.reload(), init=True)
+        self.watch(self.app, "credits", lambda _: self.reload(), init=False)
+
+    def reload(self) -> None:
+        """Read the recent lookups from the client's cache (free: nothing is sent)."""
+        client: Any = getattr(self.app, "client", None)
+        if client is None:
+            return
+        options: list[tuple[str, str]] = []
+        self._by_key = {}
+        price = client.price_of(FIND_COMPANY)
+        for params in client.recent(FIND_COMPANY, limit=RECENT_LIMIT):
+            key = json.dumps(params, sort_keys=True)
+            if key in self._by_key:
+                continue
+            self._by_key[key] = params
+            state = str(client.cache_state(FIND_COMPANY, params))
+            options.append((recent_label(params, state, price), key))
+        with self.prevent(Select.Changed):
+            self.set_options(options)
+        self.prompt = f"Recent lookups ({len(options)})" if options else "No recent lookups"
+        self.disabled = not options
+
+    @property
+    def lookups(self) -> list[dict[str, Any]]:
+        """The params of every listed lookup, newest first."""
+        return list(self._by_key.values())
+
+    @on(Select.Changed)
+    def _chosen(self, event: Select.Changed) -> None:
+        event.stop()
+        if event.value is Select.NULL or not isinstance(event.value, str):
+            return
+        params = self._by_key.get(event.value)
+        if params is not None:
+            self.post_message(self.Reopen(dict(params)))
+        # Back to the prompt, so choosing the same lookup again still works.
+        with self.prevent(Select.Changed):
+            self.clear()

@@ -1,0 +1,266 @@
+"""The Company lookup area: find a company's page on the network and see why it matched."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Static
+
+from creditscope.client.errors import InvalidRequest
+from creditscope.client.records import CacheStatus, CallRecord
+from creditscope.models import CompanyLookup
+from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.clipboard import copy_text
+from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.screens.base import AreaScreen
+from creditscope.tui.screens.company.company_card import CompanyCard
+from creditscope.tui.screens.company.export import write_matches
+from creditscope.tui.screens.company.match_table import MatchTable
+from creditscope.tui.screens.company.reasoning import domain_of, normalised_query
+from creditscope.tui.screens.company.recent import RecentLookups
+from creditscope.tui.screens.save_file import SaveFileDialog
+from creditscope.tui.widgets.price_button import PriceButton
+
+FIND_COMPANY = "professional_network/find_company"
+WEBSITE_HINT = (
+    "Website is optional, but it is the most reliable way to get a high-confidence match."
+)
+EMPTY_TEXT = (
+    "Type a company name (and ideally its website), then press Enter.\n"
+    "Lookups already in the cache reopen for free from Recent lookups."
+)
+# A website the service can compare: a domain, optionally with scheme and path.
+_WEBSITE = re.compile(r"^(https?://)?[^\s/.]+(\.[^\s/.]+)+(/\S*)?$", re.IGNORECASE)
+
+
+def lookup_params(name: str, website: str) -> dict[str, Any]:
+    """The request body from the form: an empty website is left out."""
+    return {"name": name.strip(), "website": website.strip() or None}
+
+
+def check_form(name: str, website: str) -> tuple[str, str] | None:
+    """(field, message) for the first problem in the form, or None; nothing is sent."""
+    if not name.strip():
+        return "name", "Company name is required."
+    if website.strip() and not _WEBSITE.match(website.strip()):
+        return "website", "Website: give a domain or address such as example.com."
+    return None
+
+
+def spend_note(record: CallRecord) -> Text:
+    """"from the cache · free" or "charged 10 cr" for the summary line."""
+    if record.cache in (CacheStatus.HIT, CacheStatus.STALE):
+        return Text("from the cache · free", style="green")
+    return Text(f"charged {record.credits_charged} cr", style="yellow")
+
+
+class CompanyScreen(AreaScreen):
+    """Look up a company: form, summary of what the service did, graded matches, the page."""
+
+    CSS_PATH = "company.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_name", "New lookup", id="company.focus_name"),
+        Binding("c", "copy_url", "Copy URL", id="company.copy_url"),
+        Binding("e", "export", "Export", id="company.export"),
+        Binding("h", "recent", "Recent", id="company.recent"),
+        Binding("r", "recheck", "Re-check", show=False, id="company.recheck"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.lookup: CompanyLookup | None = None
+        self.shown_params: dict[str, Any] | None = None  # the request behind the results
+
+    def compose_body(self) -> ComposeResult:
+        """Form, hint, recent lookups; then the result area with summary, table and card."""
+        with Horizontal(id="company-form", classes="toolbar"):
+            yield Input(placeholder="Company name (required)", id="name")
+            yield Input(placeholder="Website (optional)", id="website")
+            yield PriceButton("Look up", operation=FIND_COMPANY, id="submit", variant="primary")
+            yield RecentLookups(id="recent")
+        with Horizontal(id="company-hints"):
+            yield Static("", id="form-error", classes="field-error")
+            yield Static(WEBSITE_HINT, id="website-hint")
+        with ResultArea(id="lookup", empty=EMPTY_TEXT):
+            yield Static("", id="summary")
+            yield MatchTable(id="matches")
+            yield CompanyCard(id="card")
+
+    def on_mount(self) -> None:
+        """Start in the name field."""
+        self.query_one("#name", Input).focus()
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        """Look up, copy, export and re-check from the command palette."""
+        yield PaletteCommand("Look up company", "Run the lookup in the form (10 cr)", self.submit)
+        yield PaletteCommand(
+            "Copy company URL", "Copy the selected match's URL", self.action_copy_url
+        )
+        yield PaletteCommand(
+            "Export matches", "Write the matches as JSON or CSV", self.action_export
+        )
+
+    # --- the form -------------------------------------------------------------
+
+    @property
+    def form_params(self) -> dict[str, Any]:
+        """The request the form currently describes."""
+        name = self.query_one("#name", Input).value
+        website = self.query_one("#website", Input).value
+        return lookup_params(name, website)
+
+    @on(Input.Changed, "#name, #website")
+    def _typed(self) -> None:
+        # The price label follows the cache as the user types.
+        self.query_one("#submit", PriceButton).params = self.form_params
+        self._mark_field(None, "")
+
+    @on(Input.Submitted, "#name, #website")
+    @on(Button.Pressed, "#submit")
+    def submit(self) -> None:
+        """Validate locally, then run the lookup (free when cached)."""
+        name = self.query_one("#name", Input).value
+        website = self.query_one("#website", Input).value
+        problem = check_form(name, website)
+        client: Any = getattr(self.app, "client", None)
+        if problem is None and client is not None:
+            try:
+                client.validate(FIND_COMPANY, lookup_params(name, website))
+            except InvalidRequest as error:
+                problem = (error.field or "name", error.message)
+        if problem is not None:
+            self._mark_field(*problem)
+            return
+        self._run(lookup_params(name, website), refresh=False)
+
+    def _run(self, params: dict[str, Any], *, refresh: bool) -> None:
+        label = f"company lookup for “{params['name']}”"
+        request = CallRequest(FIND_COMPANY, params, refresh=refresh, label=label)
+        self.query_one("#lookup", ResultArea).run(request)
+
+    def _mark_field(self, field: str | None, message: str) -> None:
+        for name in ("name", "website"):
+            self.query_one(f"#{name}", Input).set_class(name == field, "-invalid")
+        self.query_one("#form-error", Static).update(message)
+        self.query_one("#website-hint").display = not message
+        if field in ("name", "website"):
+            self.query_one(f"#{field}", Input).focus()
+
+    # --- results --------------------------------------------------------------
+
+    @on(ResultArea.Succeeded, "#lookup")
+    def _show(self, event: ResultArea.Succeeded) -> None:
+        lookup: CompanyLookup = event.result.data
+        params = dict(event.request.params)
+        self.lookup = lookup
+        self.shown_params = params
+        website = params.get("website")
+        summary = self._summary(lookup, params, event.result.record)
+        self.query_one("#summary", Static).update(summary)
+        table = self.query_one("#matches", MatchTable)
+        table.show(lookup, website)
+        self.query_one("#card", CompanyCard).display = bool(lookup.matches)
+        if lookup.matches:
+            table.focus()
+
+    @on(ResultArea.Failed, "#lookup")
+    def _failed(self, event: ResultArea.Failed) -> None:
+        field = getattr(event.error, "field", None)
+        if isinstance(event.error, InvalidRequest) and field in ("name", "website"):
+            self._mark_field(field, str(getattr(event.error, "message", event.error)))
+
+    def _summary(self, lookup: CompanyLookup, params: dict[str, Any], record: CallRecord) -> Text:
+        text = Text()
+        text.append("Query ", style="bold")
+        text.append(normalised_query(str(params.get("name", "")), lookup.query))
+        count = lookup.count if lookup.count else len(lookup.matches)
+        text.append(f"   ·   {count} match{'es' if count != 1 else ''}   ·   ")
+        text.append_text(spend_note(record))
+        text.append("\nSearches ", style="bold")
+        text.append("   ".join(lookup.queries) if lookup.queries else "not reported", style="dim")
+        if not lookup.matches:
+            text.append(
+                "\nNo candidate pages: the company may have no page on the network.",
+                style="italic",
+            )
+        elif params.get("website") and not any(m.website_match for m in lookup.matches):
+            text.append(
+                f"\nNo page lists {domain_of(str(params['website']))}: "
+                "none of these is a reliable match.",
+                style="italic",
+            )
+        return text
+
+    @on(MatchTable.MatchChosen, "#matches")
+    def _chosen(self, event: MatchTable.MatchChosen) -> None:
+        website = (self.shown_params or {}).get("website")
+        self.query_one("#card", CompanyCard).show(event.match, website, event.rank)
+
+    # --- actions ----------------------------------------------------------------
+
+    @on(Button.Pressed, "#recheck")
+    def action_recheck(self) -> None:
+        """Run the shown lookup again past the cache (charged) to re-check an unavailable page."""
+        if self.shown_params is not None:
+            self._run(self.shown_params, refresh=True)
+
+    @on(RecentLookups.Reopen)
+    def _reopen(self, event: RecentLookups.Reopen) -> None:
+        params = event.params
+        self.query_one("#name", Input).value = str(params.get("name", ""))
+        self.query_one("#website", Input).value = str(params.get("website") or "")
+        self._run(lookup_params(str(params.get("name", "")), str(params.get("website") or "")),
+                  refresh=False)
+
+    def action_copy_url(self) -> None:
+        """Copy the selected match's company URL to the clipboard."""
+        match = self.query_one("#matches", MatchTable).current
+        if match is None:
+            self.notify("Run a lookup and pick a match first.", severity="warning")
+            return
+        url = match.company.url if match.company and match.company.url else match.company_url
+        copy_text(self.app, url, f"Company URL {url}")
+
+    def action_export(self) -> None:
+        """Ask for a file and write the shown matches as JSON or CSV."""
+        lookup, params = self.lookup, self.shown_params
+        if lookup is None or params is None:
+            self.notify("Run a lookup first; there is nothing to export.", severity="warning")
+            return
+        slug = re.sub(r"[^a-z0-9]+", "-", str(params.get("name", "company")).lower()).strip("-")
+        default = Path(f"{slug or 'company'}-matches.json")
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                name, website = str(params.get("name", "")), params.get("website")
+                fmt = write_matches(path, lookup, name, website)
+            except OSError as error:
+                self.notify(f"{path}: {error.strerror or error}", title="Export failed",
+                            severity="error")
+                return
+            self.notify(f"{len(lookup.matches)} matches as {fmt.upper()} to {path}",
+                        title="Exported")
+
+        title = f"Export {len(lookup.matches)} matches (a .csv name writes CSV, otherwise JSON)"
+        self.app.push_screen(SaveFileDialog(title, default), chosen)
+
+    def action_recent(self) -> None:
+        """Open the recent-lookups list."""
+        recent = self.query_one("#recent", RecentLookups)
+        if not recent.disabled:
+            recent.focus()
+            recent.action_show_overlay()
+
+    def action_focus_name(self) -> None:
+        """Back to the name field for a new lookup."""
+        self.query_one("#name", Input).focus()
