@@ -1,0 +1,128 @@
+"""Overview: address, phone, website, coordinates, opening hours (today marked) and features."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any, ClassVar
+
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from creditscope.models import RestaurantDetails
+from creditscope.tui.calls import ResultArea
+from creditscope.tui.screens.restaurants import formatting as fmt
+from creditscope.tui.screens.restaurants.part import RestaurantPart
+from creditscope.tui.screens.restaurants.places import currency_symbol_near, local_time
+
+
+def facts_table(details: RestaurantDetails, symbol: str) -> Table:
+    """Label/value lines for the listing's contact and location facts."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="dim", no_wrap=True)
+    table.add_column()
+    filled, rest = fmt.price_level(details.price_level, symbol)
+    price = Text()
+    price.append(filled, style="bold")
+    price.append(rest, style="dim")
+    rating = Text()
+    rating.append(fmt.stars(details.rating), style="yellow")
+    if details.rating is not None:
+        rating.append(f" {details.rating:.1f}", style="bold")
+    if details.review_count is not None:
+        rating.append(f" ({details.review_count:,} reviews)", style="dim")
+    coordinates = (
+        f"{details.coordinates.lat:.5f}, {details.coordinates.lng:.5f}"
+        if details.coordinates
+        else "—"
+    )
+    rows: list[tuple[str, Text | str]] = [
+        ("Cuisine", fmt.title_case(details.cuisine) or "—"),
+        ("Rating", rating),
+        ("Price", price if filled else "—"),
+        ("Address", details.address or "—"),
+        ("Phone", details.phone or "—"),
+        ("Website", Text(details.website, style="underline") if details.website else "—"),
+        ("Coordinates", coordinates),
+    ]
+    for label, value in rows:
+        table.add_row(label, value)
+    return table
+
+
+def hours_table(rows: list[fmt.HoursRow]) -> Table:
+    """The week's opening hours, today's line highlighted."""
+    table = Table.grid(padding=(0, 2))
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    for row in rows:
+        style = "bold reverse" if row.is_today else ("dim" if row.hours == "closed" else "")
+        table.add_row(row.day, row.hours, "today" if row.is_today else "", style=style)
+    return table
+
+
+def open_now_text(is_open: bool | None, zone: str | None, local: datetime) -> Text:
+    """``● Open now`` (green) / ``● Closed now`` (red), with the local zone it was judged in."""
+    text = Text()
+    if is_open is None:
+        text.append("Opening hours not listed", style="dim")
+    else:
+        text.append(
+            "● Open now" if is_open else "● Closed now",
+            style="bold green" if is_open else "bold red",
+        )
+    if zone:
+        text.append(f"  {local:%a %H:%M} in {zone}", style="dim")
+    return text
+
+
+class OverviewView(RestaurantPart):
+    """The restaurant's listing (details, 2 cr)."""
+
+    operation: ClassVar[str] = "restaurants/details"
+    title: ClassVar[str] = "Overview"
+    area_id: ClassVar[str] = "overview-area"
+
+    def compose(self) -> ComposeResult:
+        """Facts and features on the left, the week's hours on the right."""
+        with ResultArea(id=self.area_id), Horizontal(classes="overview-columns"):
+            with Vertical(classes="overview-facts"):
+                yield Static("", id="overview-facts")
+                yield Static("", id="overview-features", classes="restaurant-section")
+            with Vertical(classes="overview-hours"):
+                yield Static("[b]Opening hours[/b]", classes="restaurant-section-title")
+                yield Static("", id="overview-open-now")
+                yield Static("", id="overview-hours")
+
+    @on(ResultArea.Succeeded, "#overview-area")
+    def _loaded(self, event: ResultArea.Succeeded) -> None:
+        details: RestaurantDetails = event.result.data
+        self.loaded = True
+        self.show(details)
+
+    def show(self, details: RestaurantDetails) -> None:
+        """Fill the tab from a details response."""
+        # Judge "open now" on the restaurant's own clock, not the user's.
+        coords = details.coordinates
+        now, zone = local_time(
+            self.now(), coords.lat if coords else None, coords.lng if coords else None
+        )
+        symbol = currency_symbol_near(coords.lat, coords.lng) if coords else "$"
+        self.query_one("#overview-facts", Static).update(facts_table(details, symbol))
+        features = Text()
+        features.append("Features\n", style="bold")
+        if details.features:
+            features.append("  ".join(f"• {fmt.title_case(f)}" for f in details.features))
+        else:
+            features.append("none listed", style="dim")
+        self.query_one("#overview-features", Static).update(features)
+        rows = fmt.hours_rows(details.hours, now)
+        self.query_one("#overview-open-now", Static).update(
+            open_now_text(fmt.is_open(details.hours, now), zone, now)
+        )
+        hours: Any = hours_table(rows) if rows else Text("No hours listed.", style="dim")
+        self.query_one("#overview-hours", Static).update(hours)

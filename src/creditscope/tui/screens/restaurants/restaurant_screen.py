@@ -1,0 +1,136 @@
+"""One restaurant, pushed over the results: Overview, Menu and Reviews, each paid for once."""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.widgets import Static, TabbedContent, TabPane
+
+from creditscope.models import RestaurantDetails, RestaurantSummary
+from creditscope.tui.calls import ResultArea
+from creditscope.tui.screens.base import AreaScreen
+from creditscope.tui.screens.restaurants import formatting as fmt
+from creditscope.tui.screens.restaurants.breadcrumb import Breadcrumb
+from creditscope.tui.screens.restaurants.menu_view import MenuView
+from creditscope.tui.screens.restaurants.overview import OverviewView
+from creditscope.tui.screens.restaurants.part import RestaurantPart
+from creditscope.tui.screens.restaurants.reviews_view import ReviewsView
+
+PARTS: tuple[type[RestaurantPart], ...] = (OverviewView, MenuView, ReviewsView)
+
+
+def tab_label(title: str, price: int | None, cached: bool) -> str:
+    """What a part's tab says: its price until opened ("Menu · 5 cr"), then "Menu · cached"."""
+    if cached:
+        return f"{title} · cached"
+    if price is None:  # the client is still starting
+        return title
+    return f"{title} · {price} cr" if price else f"{title} · free"
+
+
+def heading(name: str, summary: RestaurantSummary | RestaurantDetails | None) -> Text:
+    """The restaurant's name with its cuisine and rating, as far as they are known."""
+    text = Text()
+    text.append(name, style="bold")
+    if summary is None:
+        return text
+    if summary.cuisine:
+        text.append(f"  {fmt.title_case(summary.cuisine)}", style="dim")
+    if summary.rating is not None:
+        text.append(f"  {fmt.stars(summary.rating)}", style="yellow")
+        text.append(f" {summary.rating:.1f}")
+    if summary.review_count is not None:
+        text.append(f" ({summary.review_count:,} reviews)", style="dim")
+    return text
+
+
+class RestaurantScreen(AreaScreen):
+    """A restaurant's overview, menu and reviews; each tab is fetched when first opened."""
+
+    CSS_PATH = "restaurants.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "back", "Back to results", id="restaurants.back"),
+        Binding("v", "show_part('overview')", "Overview", id="restaurants.overview"),
+        Binding("m", "show_part('menu')", "Menu", id="restaurants.menu"),
+        Binding("r", "show_part('reviews')", "Reviews", id="restaurants.reviews"),
+    ]
+
+    def __init__(
+        self,
+        restaurant_id: str,
+        *,
+        summary: RestaurantSummary | None = None,
+        place: str = "",
+    ) -> None:
+        super().__init__()
+        self.restaurant_id = restaurant_id
+        self.summary = summary
+        self.place = place
+        self.name_shown = summary.name if summary else restaurant_id
+
+    def compose_body(self) -> ComposeResult:
+        """Breadcrumb, heading, then one tab per part."""
+        yield Breadcrumb(self._trail("Overview"), id="restaurant-breadcrumb")
+        yield Static(heading(self.name_shown, self.summary), id="restaurant-heading")
+        with TabbedContent(id="restaurant-parts", initial="overview"):
+            for part in PARTS:
+                pane_id = part.title.lower()
+                with TabPane(part.title, id=pane_id):
+                    yield part(self.restaurant_id, id=f"{pane_id}-part")
+
+    def on_mount(self) -> None:
+        """Price the tabs now and whenever the client is rebuilt; open the overview."""
+        self.watch(self.app, "client_generation", lambda _: self.relabel_tabs(), init=True)
+        self.part("overview").ensure_loaded()
+
+    def part(self, pane_id: str) -> RestaurantPart:
+        """The part shown in the tab ``pane_id`` (``"overview"``, ``"menu"``, ``"reviews"``)."""
+        return self.query_one(f"#{pane_id}-part", RestaurantPart)
+
+    def _trail(self, tab: str) -> list[str]:
+        return ["Restaurants", self.place, self.name_shown, tab]
+
+    def relabel_tabs(self) -> None:
+        """Each tab says what opening it costs: its price, or "cached" when that is free."""
+        client: Any = getattr(self.app, "client", None)
+        tabs = self.query_one("#restaurant-parts", TabbedContent)
+        for part_class in PARTS:
+            pane_id = part_class.title.lower()
+            part = self.part(pane_id)
+            price: int | None = None
+            cached = part.loaded
+            if client is not None:
+                price = client.price_of(part.operation)
+                if not cached:
+                    state = str(client.cache_state(part.operation, part.params()))
+                    cached = state in ("hit", "stale")
+            tabs.get_tab(pane_id).label = tab_label(part.title, price, cached)
+
+    @on(TabbedContent.TabActivated, "#restaurant-parts")
+    def _tab_opened(self, event: TabbedContent.TabActivated) -> None:
+        pane_id = event.pane.id or "overview"
+        self.part(pane_id).ensure_loaded()
+        self.query_one("#restaurant-breadcrumb", Breadcrumb).parts = self._trail(
+            self.part(pane_id).title
+        )
+
+    @on(ResultArea.Succeeded)
+    def _part_loaded(self, event: ResultArea.Succeeded) -> None:
+        if isinstance(event.result.data, RestaurantDetails):
+            # Opened by id alone: the listing gives the name the breadcrumb lacked.
+            details: RestaurantDetails = event.result.data
+            self.name_shown = details.name
+            self.query_one("#restaurant-heading", Static).update(heading(details.name, details))
+            active = self.query_one("#restaurant-parts", TabbedContent).active or "overview"
+            self.query_one("#restaurant-breadcrumb", Breadcrumb).parts = self._trail(
+                self.part(active).title
+            )
+        self.call_after_refresh(self.relabel_tabs)
+
+    def action_show_part(self, pane_id: str) -> None:
+        """Switch to a part (fetching it if this is its first opening)."""
+        self.query_one("#restaurant-parts", TabbedContent).active = pane_id

@@ -1,0 +1,189 @@
+"""The search results: one row per restaurant, sortable by any column, Enter or click opens one."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import events
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import DataTable
+
+from creditscope.models import RestaurantSummary
+from creditscope.tui.screens.restaurants import formatting as fmt
+
+
+@dataclass(frozen=True)
+class Column:
+    """A results column: its key, heading, how to sort by it, and its first sort direction."""
+
+    key: str
+    title: str
+    sort_key: Callable[[RestaurantSummary], Any]
+    descending: bool = False  # ratings and review counts read best-first
+
+
+def _missing_last(value: Any, descending: bool) -> tuple[bool, Any]:
+    # None sorts after every real value whichever the direction.
+    return (value is None) != descending, value if value is not None else 0
+
+
+COLUMNS: tuple[Column, ...] = (
+    Column("name", "Name", lambda r: r.name.casefold()),
+    Column("cuisine", "Cuisine", lambda r: (r.cuisine or "").casefold()),
+    Column("rating", "Rating", lambda r: r.rating, descending=True),
+    Column("reviews", "Reviews", lambda r: r.review_count, descending=True),
+    Column("price", "Price", lambda r: r.price_level),
+    Column("distance", "Distance", lambda r: r.distance_km),
+    Column("open", "Open now", lambda r: r.open_now, descending=True),
+)
+BY_KEY: dict[str, Column] = {column.key: column for column in COLUMNS}
+
+
+def sort_results(
+    results: Sequence[RestaurantSummary], column: str | None, descending: bool
+) -> list[RestaurantSummary]:
+    """``results`` ordered by ``column`` (None keeps the service's order); missing values last."""
+    if column is None:
+        return list(results)
+    key = BY_KEY[column].sort_key
+    ordered = sorted(results, key=lambda r: _missing_last(key(r), descending), reverse=descending)
+    return ordered
+
+
+class RestaurantResults(DataTable[Any]):
+    """Restaurants from a search; the header or ``o`` changes the order, Enter opens one."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("o", "cycle_sort", "Sort", id="restaurants.sort"),
+    ]
+
+    class Opened(Message):
+        """The user chose a restaurant (Enter or click)."""
+
+        def __init__(self, table: RestaurantResults, restaurant: RestaurantSummary) -> None:
+            super().__init__()
+            self.table = table
+            self.restaurant = restaurant
+
+        @property
+        def control(self) -> RestaurantResults:
+            """The table the restaurant was chosen in."""
+            return self.table
+
+    class SortChanged(Message):
+        """The order of the rows changed (a header click or ``o``)."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        self.results: list[RestaurantSummary] = []
+        self.symbol = "$"
+        self.sort_column: str | None = None
+        self.sort_descending = False
+
+    def on_mount(self) -> None:
+        """The seven columns, in reading order."""
+        for column in COLUMNS:
+            self.add_column(column.title, key=column.key)
+
+    def show(self, results: Sequence[RestaurantSummary], *, symbol: str = "$") -> None:
+        """Replace the rows with a new search's results (kept in the current sort order)."""
+        self.results = list(results)
+        self.symbol = symbol
+        self._fill(keep=None)
+        self.move_cursor(row=0, scroll=True)
+
+    @property
+    def selected(self) -> RestaurantSummary | None:
+        """The restaurant under the cursor, if any."""
+        if not self.row_count:
+            return None
+        key = self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value
+        return next((r for r in self.results if r.id == key), None)
+
+    def sort_by(self, column: str, descending: bool | None = None) -> None:
+        """Order by ``column``; the same column again flips the direction. The selection stays."""
+        if descending is None:
+            if column == self.sort_column:
+                descending = not self.sort_descending
+            else:
+                descending = BY_KEY[column].descending
+        self.sort_column, self.sort_descending = column, descending
+        selected = self.selected
+        self._fill(keep=selected.id if selected else None)
+        self.post_message(self.SortChanged())
+
+    def action_cycle_sort(self) -> None:
+        """Sort by the next column (keyboard counterpart of clicking a header)."""
+        keys = [column.key for column in COLUMNS]
+        current = keys.index(self.sort_column) if self.sort_column in keys else -1
+        self.sort_by(keys[(current + 1) % len(keys)])
+
+    def _fill(self, keep: str | None) -> None:
+        self.clear()
+        for column in COLUMNS:
+            arrow = ""
+            if column.key == self.sort_column:
+                arrow = " ▼" if self.sort_descending else " ▲"
+            self.columns[self._column_key(column.key)].label = Text(column.title + arrow)
+        for restaurant in sort_results(self.results, self.sort_column, self.sort_descending):
+            self.add_row(*self._cells(restaurant), key=restaurant.id)
+        self._update_column_widths()
+        if keep is not None:
+            self.move_cursor(row=self.get_row_index(keep), scroll=True)
+
+    def _column_key(self, key: str) -> Any:
+        return next(k for k in self.columns if k.value == key)
+
+    def _update_column_widths(self) -> None:
+        # Header labels changed length (the arrow): let the table re-measure them.
+        for column in self.columns.values():
+            column.content_width = max(column.content_width, column.label.cell_len)
+        self.refresh()
+
+    def _cells(self, restaurant: RestaurantSummary) -> list[Text | str]:
+        filled, rest = fmt.price_level(restaurant.price_level, self.symbol)
+        price = Text()
+        price.append(filled, style="bold")
+        price.append(rest, style="dim")
+        rating = Text()
+        rating.append(fmt.stars(restaurant.rating), style="yellow")
+        rating.append(f" {restaurant.rating:.1f}" if restaurant.rating is not None else " —")
+        is_open = restaurant.open_now
+        open_cell = Text(
+            fmt.open_label(is_open),
+            style="green" if is_open else ("red" if is_open is False else "dim"),
+        )
+        reviews = "—" if restaurant.review_count is None else f"{restaurant.review_count:,}"
+        return [
+            restaurant.name,
+            fmt.title_case(restaurant.cuisine),
+            rating,
+            reviews.rjust(7),
+            price,
+            fmt.format_distance(restaurant.distance_km).rjust(8),
+            open_cell,
+        ]
+
+    def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
+        """A header click sorts by that column (again: the other way)."""
+        event.stop()
+        self.sort_by(str(event.column_key.value))
+
+    def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter (or a click) on a row opens that restaurant."""
+        event.stop()
+        restaurant = next((r for r in self.results if r.id == event.row_key.value), None)
+        if restaurant is not None:
+            self.post_message(self.Opened(self, restaurant))
+
+    async def _on_click(self, event: events.Click) -> None:
+        # One click opens a row, not two (the table's own click first only highlights).
+        before = self.cursor_coordinate
+        await super()._on_click(event)
+        meta = event.style.meta
+        if meta.get("row", -1) >= 0 and self.cursor_coordinate != before:
+            self.action_select_cursor()

@@ -1,0 +1,191 @@
+"""Restaurants: the search form and its results; Enter on a result opens the restaurant."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Select, Static
+
+from creditscope import operations
+from creditscope.models import CUISINES, RestaurantSearch
+from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.screens.base import AreaScreen
+from creditscope.tui.screens.restaurants import formatting as fmt
+from creditscope.tui.screens.restaurants.breadcrumb import Breadcrumb
+from creditscope.tui.screens.restaurants.city_suggester import CitySuggester
+from creditscope.tui.screens.restaurants.places import local_currency_symbol, place_name
+from creditscope.tui.screens.restaurants.results_table import BY_KEY, RestaurantResults
+from creditscope.tui.widgets.price_button import PriceButton
+
+SEARCH = "restaurants/search"
+DEFAULT_LIMIT = 10
+
+
+class RestaurantsScreen(AreaScreen):
+    """Search restaurants by place, cuisine and count; results sortable; Enter opens one."""
+
+    CSS_PATH = "restaurants.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_location", "Search", id="restaurants.focus_search"),
+        Binding(
+            "ctrl+r",
+            "refresh",
+            f"Refresh · {operations.get(SEARCH).credits} cr",
+            id="restaurants.refresh",
+        ),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.place = ""  # where the last search was, as the service named it
+        self._last: tuple[RestaurantSearch, dict[str, Any]] | None = None
+
+    def compose_body(self) -> ComposeResult:
+        """Form (location, cuisine, limit, priced search button), breadcrumb, results."""
+        with Horizontal(id="restaurant-form", classes="restaurant-toolbar"):
+            location = Input(
+                placeholder="City, e.g. Lisbon or Paris, FR",
+                id="location",
+                suggester=CitySuggester(),
+            )
+            location.border_title = "Location"
+            yield location
+            cuisine: Select[str] = Select(
+                [(fmt.title_case(name), name) for name in CUISINES],
+                prompt="Any cuisine",
+                id="cuisine",
+            )
+            cuisine.border_title = "Cuisine"
+            yield cuisine
+            limit = Input(str(DEFAULT_LIMIT), type="integer", id="limit", max_length=2)
+            limit.border_title = "Results (1-30)"
+            yield limit
+            yield PriceButton("Search", operation=SEARCH, id="search", variant="primary")
+        yield Breadcrumb(["Restaurants"], id="restaurants-breadcrumb")
+        with ResultArea(
+            id="restaurant-results",
+            empty="Type a city (Tab completes it), pick a cuisine if you like, and press Enter.\n"
+            "Each search costs 2 cr; the same search again is free from the cache.",
+        ):
+            yield Static("", id="results-summary", classes="restaurant-summary")
+            yield RestaurantResults(id="results-table")
+
+    def on_mount(self) -> None:
+        """Start with the cursor in the location box, and the button priced."""
+        self.query_one("#location", Input).focus()
+        self._sync_price()
+
+    # --- the request -------------------------------------------------------------
+
+    def search_params(self) -> dict[str, Any]:
+        """The request as typed: location, cuisine if chosen, limit (as typed if not a number)."""
+        params: dict[str, Any] = {"location": self.query_one("#location", Input).value.strip()}
+        cuisine = self.query_one("#cuisine", Select).value
+        if isinstance(cuisine, str):
+            params["cuisine"] = cuisine
+        limit = self.query_one("#limit", Input).value.strip()
+        if limit:
+            params["limit"] = int(limit) if limit.lstrip("-").isdigit() else limit
+        else:
+            params["limit"] = DEFAULT_LIMIT
+        return params
+
+    @on(Input.Changed, "#location, #limit")
+    @on(Select.Changed, "#cuisine")
+    def _sync_price(self) -> None:
+        # The same request again is free: the button says so before it is pressed.
+        self.query_one("#search", PriceButton).params = self.search_params()
+        for widget in self.query(".restaurant-toolbar > .-invalid"):
+            widget.remove_class("-invalid")
+
+    @on(Button.Pressed, "#search")
+    @on(Input.Submitted, "#location, #limit")
+    def action_search(self) -> None:
+        """Run the search (validated locally first: a bad form costs nothing)."""
+        self.run_search()
+
+    def run_search(self, *, refresh: bool = False) -> None:
+        """Send the current form through the results area."""
+        params = self.search_params()
+        label = f"restaurants near {params['location']}" if params["location"] else "restaurants"
+        request = CallRequest(SEARCH, params, refresh=refresh, label=label)
+        self.query_one("#restaurant-results", ResultArea).run(request)
+
+    def action_refresh(self) -> None:
+        """Search again past the cache (charged)."""
+        self.run_search(refresh=True)
+
+    def action_focus_location(self) -> None:
+        """Put the cursor in the location box."""
+        self.query_one("#location", Input).focus()
+
+    # --- results -------------------------------------------------------------------
+
+    @on(ResultArea.Succeeded, "#restaurant-results")
+    def _searched(self, event: ResultArea.Succeeded) -> None:
+        data: RestaurantSearch = event.result.data
+        self.place = place_name(data.location or str(event.request.params.get("location", "")))
+        table = self.query_one("#results-table", RestaurantResults)
+        table.show(data.results, symbol=local_currency_symbol(data.location))
+        self.query_one("#restaurants-breadcrumb", Breadcrumb).parts = ["Restaurants", self.place]
+        self._summarise(data, event.request.params)
+        if data.results:
+            table.focus()
+        else:
+            cuisine = event.request.params.get("cuisine")
+            what = f"{fmt.title_case(cuisine)} restaurants" if cuisine else "Restaurants"
+            self.query_one("#restaurant-results", ResultArea).show_empty(
+                f"No {what.lower()} found near {self.place}. Try another cuisine or place."
+            )
+
+    def _summarise(self, data: RestaurantSearch, params: dict[str, Any]) -> None:
+        table = self.query_one("#results-table", RestaurantResults)
+        cuisine = params.get("cuisine")
+        kind = f"{fmt.title_case(cuisine)} restaurants" if cuisine else "restaurants"
+        text = f"[b]{data.total:,}[/b] {kind} near [b]{data.location or self.place}[/b]"
+        if data.total > len(data.results):
+            text += f" · showing {len(data.results)}"
+        if table.sort_column:
+            direction = "high to low" if table.sort_descending else "low to high"
+            text += f" · sorted by {BY_KEY[table.sort_column].title.lower()}, {direction}"
+        text += "  [dim]· Enter opens one[/dim]"
+        self.query_one("#results-summary", Static).update(text)
+        self._last = (data, params)
+
+    @on(RestaurantResults.SortChanged)
+    def _resorted(self) -> None:
+        if self._last is not None:
+            self._summarise(*self._last)
+
+    @on(ResultArea.Failed, "#restaurant-results")
+    def _failed(self, event: ResultArea.Failed) -> None:
+        # Point at the field the service (or local validation) refused.
+        field = getattr(event.error, "field", None)
+        target = {"location": "#location", "cuisine": "#cuisine", "limit": "#limit"}.get(
+            field or ""
+        )
+        if target:
+            widget = self.query_one(target)
+            widget.add_class("-invalid")
+            widget.focus()
+
+    @on(RestaurantResults.Opened)
+    def _open(self, event: RestaurantResults.Opened) -> None:
+        from creditscope.tui.screens.restaurants.restaurant_screen import RestaurantScreen
+
+        self.app.push_screen(
+            RestaurantScreen(event.restaurant.id, summary=event.restaurant, place=self.place)
+        )
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        """Restaurant actions for the command palette."""
+        yield PaletteCommand("Search restaurants", "Run the search form (2 cr)", self.action_search)
+        yield PaletteCommand(
+            "Refresh restaurant search", "Search again past the cache", self.action_refresh
+        )
