@@ -10,6 +10,7 @@ mode can still show them.
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -25,6 +26,18 @@ CACHE_FORMAT = "v1"  # bump when the stored entry shape changes
 KEPT_HEADERS = frozenset(
     {"content-type", "x-request-id", "x-credits-charged", "x-credits-remaining", "date", "etag"}
 )
+
+
+def set_aside(path: Path) -> Path:
+    """Rename a damaged file or directory to ``<name>.corrupt-<timestamp>``; returns where."""
+    stamp = time.strftime("%Y%m%dT%H%M%S", time.gmtime())
+    target = path.with_name(f"{path.name}.corrupt-{stamp}")
+    counter = 1
+    while target.exists():  # two corruptions in one second: keep both
+        target = path.with_name(f"{path.name}.corrupt-{stamp}-{counter}")
+        counter += 1
+    path.rename(target)
+    return target
 
 
 def default_cache_directory() -> Path:
@@ -77,12 +90,39 @@ class ResponseCache:
 
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_cache_directory()
+        self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
         self.directory.mkdir(parents=True, exist_ok=True)
-        self._store = diskcache.Cache(str(self.directory))
+        try:
+            self._store = self._open()
+        except (sqlite3.Error, OSError) as exc:
+            # A damaged cache only costs re-fetching: set it aside and start empty.
+            moved = set_aside(self.directory)
+            self.directory.mkdir(parents=True, exist_ok=True)
+            self._store = self._open()
+            self.warnings.append(
+                f"The response cache was damaged ({exc}); it was moved to {moved} and a new"
+                " empty cache was started. Answers will be fetched (and charged) again."
+            )
+
+    def _open(self) -> diskcache.Cache:
+        store = diskcache.Cache(str(self.directory))
+        try:
+            # Opening succeeds on some damage; reading the index is what fails.
+            store.get("creditscope-probe")
+            row = store._sql("PRAGMA quick_check").fetchone()
+            if row is None or row[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else '?'}")
+        except BaseException:
+            store.close()
+            raise
+        return store
 
     def get(self, key: str) -> CachedEntry | None:
         """The entry for ``key``, stale or not; None when absent or unreadable."""
-        raw = self._store.get(key)
+        try:
+            raw = self._store.get(key)
+        except Exception:  # a damaged value file or row (unpickling can raise anything): a miss
+            return None
         if not isinstance(raw, dict):
             return None
         try:
@@ -113,7 +153,13 @@ class ResponseCache:
             stored_at=now,
             expires_at=now + ttl,
         )
-        self._store.set(key, entry.__dict__, tag=operation)
+        try:
+            self._store.set(key, entry.__dict__, tag=operation)
+        except (sqlite3.Error, OSError) as exc:
+            # The answer was paid for and is shown; only re-use is lost.
+            message = f"Could not write to the response cache: {exc}"
+            if message not in self.warnings:
+                self.warnings.append(message)
         return entry
 
     def delete(self, key: str) -> bool:

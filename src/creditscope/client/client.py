@@ -30,6 +30,7 @@ from creditscope.client.errors import (
     InvalidRequest,
     OfflineMiss,
     RateLimited,
+    ServerError,
     ServiceUnavailable,
     Timeout,
     UnexpectedResponse,
@@ -142,6 +143,14 @@ class DataClient:
     def key_hint(self) -> str:
         """The key as it may be shown: ``sk_…1234`` (empty when there is none)."""
         return mask_key(self._api_key)
+
+    @property
+    def storage_warnings(self) -> list[str]:
+        """Problems with the cache or ledger files (set aside and rebuilt), to show the user."""
+        found = list(self.ledger.warnings)
+        if self.cache is not None:
+            found += self.cache.warnings
+        return found
 
     @property
     def has_key(self) -> bool:
@@ -481,6 +490,9 @@ class DataClient:
         try:
             data = _parse_success(op, body, status, request_id)
         except UnexpectedResponse as exc:
+            if reported is None:
+                # A failed call counts only what the service said it charged (issue 10).
+                rec.credits_charged = charged_on_retries
             self._fail(exc, rec)
             raise
         if op.ttl is not None and self.cache is not None:
@@ -547,6 +559,8 @@ def _error_from(
         detail = None
     if detail is None:
         bare = _BARE_STATUS_ERRORS.get(status)
+        if bare is None and status >= 500:
+            bare = ServerError  # a proxy's HTML 500 page is still a service failure
         if bare is None:
             return UnexpectedResponse(
                 f"HTTP {status} without the service's error body", status=status,

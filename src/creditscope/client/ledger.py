@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from creditscope.client.cache import set_aside
 from creditscope.client.records import CallRecord
 
 _SCHEMA = """
@@ -33,6 +34,9 @@ CREATE TABLE IF NOT EXISTS calls (
 );
 CREATE INDEX IF NOT EXISTS calls_session ON calls (session);
 """
+_COLUMNS = (
+    "session, at, operation, status, cache, credits_charged, credits_saved, error_code, remaining"
+)
 
 
 @dataclass
@@ -72,15 +76,37 @@ class CreditLedger:
         self.remaining: int | None = None
         self._subscribers: list[Callable[[CallRecord], None]] = []
         self._lock = threading.Lock()
+        self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
         self._db: sqlite3.Connection | None = None
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
-            self._db = sqlite3.connect(str(path), check_same_thread=False, timeout=10)
-            self._db.execute("PRAGMA journal_mode=WAL")
-            # WAL + NORMAL: no fsync per call; a crash loses at most the last few rows.
-            self._db.execute("PRAGMA synchronous=NORMAL")
-            self._db.executescript(_SCHEMA)
-            self._db.commit()
+            try:
+                self._db = _open(path)
+            except sqlite3.Error as exc:
+                self._db = self._rebuild(path, exc)
+
+    def _rebuild(self, path: Path, problem: sqlite3.Error) -> sqlite3.Connection:
+        """Set a damaged ledger aside, start a new one, and carry over every readable row."""
+        rows = _readable_rows(path)
+        moved = set_aside(path)
+        for suffix in ("-wal", "-shm"):  # they belong to the damaged file, not the new one
+            side = path.with_name(path.name + suffix)
+            if side.exists():
+                side.rename(moved.with_name(moved.name + suffix))
+        db = _open(path)
+        if rows:
+            db.executemany(
+                f"INSERT INTO calls ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)", rows
+            )
+            db.commit()
+            kept = f"{len(rows)} recorded calls were readable and carried over"
+        else:
+            kept = "no recorded call was readable, so lifetime totals start again from zero"
+        self.warnings.append(
+            f"The credit ledger {path} was damaged ({problem}); it was moved to {moved}"
+            f" and rebuilt: {kept}."
+        )
+        return db
 
     def record(self, rec: CallRecord) -> None:
         """Add one call to the session and the lifetime file, then notify subscribers."""
@@ -89,9 +115,7 @@ class CreditLedger:
             if rec.remaining is not None:
                 self.remaining = rec.remaining
             if self._db is not None:
-                self._db.execute(
-                    "INSERT INTO calls (session, at, operation, status, cache, credits_charged,"
-                    " credits_saved, error_code, remaining) VALUES (?,?,?,?,?,?,?,?,?)",
+                self._insert(
                     (
                         self.session_id,
                         rec.started_at.isoformat(),
@@ -104,10 +128,20 @@ class CreditLedger:
                         rec.remaining,
                     ),
                 )
-                self._db.commit()
             subscribers = list(self._subscribers)
         for callback in subscribers:
             callback(rec)
+
+    def _insert(self, row: tuple[object, ...]) -> None:
+        assert self._db is not None
+        try:
+            self._db.execute(f"INSERT INTO calls ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)", row)
+            self._db.commit()
+        except sqlite3.Error as exc:
+            # The call already happened; losing its lifetime row must not lose the answer.
+            message = f"Could not write to the credit ledger {self.path}: {exc}"
+            if message not in self.warnings:
+                self.warnings.append(message)
 
     def subscribe(self, callback: Callable[[CallRecord], None]) -> Callable[[], None]:
         """Call ``callback`` after each recorded call; returns a function that unsubscribes."""
@@ -187,3 +221,36 @@ class CreditLedger:
                 self._db.close()
                 self._db = None
 
+
+
+def _open(path: Path) -> sqlite3.Connection:
+    """Open (or create) the ledger file and check it is sound; raises sqlite3.Error if not."""
+    db = sqlite3.connect(str(path), check_same_thread=False, timeout=10)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL: no fsync per call; a crash loses at most the last few rows.
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.executescript(_SCHEMA)
+        db.commit()
+        check = db.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
+        db.execute("SELECT COUNT(*), SUM(credits_charged) FROM calls").fetchone()
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def _readable_rows(path: Path) -> list[tuple[object, ...]]:
+    """Every row of the ``calls`` table that can still be read from a damaged ledger."""
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2)
+    except sqlite3.Error:
+        return []
+    try:
+        return db.execute(f"SELECT {_COLUMNS} FROM calls ORDER BY id").fetchall()
+    except sqlite3.Error:
+        return []
+    finally:
+        db.close()

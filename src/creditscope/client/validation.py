@@ -9,6 +9,7 @@ the message next to it.
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Mapping
 from typing import Any
 
@@ -35,6 +36,13 @@ _LIMIT_RANGES: dict[str, tuple[int, int]] = {
     "restaurants/search": (1, 30),
     "restaurants/reviews": (1, 50),
 }
+
+
+# Longest text accepted for a query parameter: far above any real id, place or cursor,
+# far below what proxies refuse as an over-long URL.
+MAX_TEXT_LENGTH = 1000
+# Bidirectional overrides and isolates: they make a terminal show text other than what is sent.
+_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 def fields_of(operation: str) -> tuple[str, ...]:
@@ -99,6 +107,7 @@ def _body(model: type[models.RequestModel], given: dict[str, Any]) -> dict[str, 
     for key, value in given.items():
         if not isinstance(value, str):
             raise _invalid(key, f"{key} must be text")
+        _printable(value, key)
     if "name" in given and not given["name"].strip():
         raise _invalid("name", "name must not be blank")
     try:
@@ -116,7 +125,21 @@ def _text(value: Any, field: str, *, required: bool) -> str:
         raise _invalid(field, f"{field} must be text")
     if required and not value.strip():
         raise _invalid(field, f"{field} must not be empty")
+    if len(value) > MAX_TEXT_LENGTH:
+        raise _invalid(field, f"{field} is {len(value)} characters; at most {MAX_TEXT_LENGTH}")
+    _printable(value, field)
     return value
+
+
+def _printable(value: str, field: str) -> None:
+    """Refuse control characters and bidi overrides (emoji and right-to-left text are fine)."""
+    for char in value:
+        if unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS:
+            raise _invalid(
+                field,
+                f"{field} contains an invisible control character (U+{ord(char):04X});"
+                " remove it and try again",
+            )
 
 
 def _number(value: Any, field: str, low: float, high: float) -> float:

@@ -29,7 +29,10 @@ def _open_cache() -> ResponseCache:
         raise click.UsageError(str(exc)) from None
     for warning in warnings:
         click.echo(f"warning: {warning}", err=True)
-    return ResponseCache(cache_directory(settings))
+    cache = ResponseCache(cache_directory(settings))
+    for warning in cache.warnings:  # a damaged cache was set aside and rebuilt
+        click.echo(f"warning: {warning}", err=True)
+    return cache
 
 
 @click.group()

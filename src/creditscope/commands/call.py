@@ -151,6 +151,8 @@ def command(
     if offline:
         settings = settings.model_copy(update={"offline": True})
     client = build_client(settings)
+    for warning in client.storage_warnings:  # a damaged cache or ledger was set aside
+        click.echo(f"warning: {warning}", err=True)
     try:
         if dry_run:
             _print_plan(client, op.name, params)

@@ -51,6 +51,8 @@ def command(as_json: bool) -> None:
         click.echo(f"No calls recorded yet ({path}).")
         return
     ledger = CreditLedger(path)
+    for warning in ledger.warnings:  # a damaged ledger was set aside and rebuilt
+        click.echo(f"warning: {warning}", err=True)
     try:
         lifetime = ledger.lifetime_totals()
         latest = ledger.latest_session()

@@ -2,11 +2,20 @@
 
 from __future__ import annotations
 
+import json
+import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
 from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY, REVOKED_KEY
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
+
+# How `serve --workers N` hands its configuration to the worker processes it spawns.
+CONFIG_ENV = "CREDITSCOPE_SERVE_CONFIG"
 
 
 def default_db_path() -> Path:
@@ -14,6 +23,18 @@ def default_db_path() -> Path:
     import platformdirs
 
     return Path(platformdirs.user_data_dir("creditscope")) / "sandbox.sqlite3"
+
+
+def app_from_environment() -> FastAPI:
+    """The app of one ``--workers`` process, configured from ``$CREDITSCOPE_SERVE_CONFIG``.
+
+    Every worker opens the same SQLite file; charges are atomic there, so the
+    balance stays exact however requests are spread across workers.
+    """
+    from creditscope.sandbox.app import create_app
+    from creditscope.sandbox.config import SandboxConfig
+
+    return create_app(SandboxConfig(**json.loads(os.environ[CONFIG_ENV])))
 
 
 def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
@@ -70,6 +91,13 @@ def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
     metavar="P",
 )
 @click.option("--seed", default=0, show_default=True, help="Seed of the injected faults.")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Worker processes sharing the database (balances stay exact across them).",
+)
 def command(
     host: str,
     port: int,
@@ -80,6 +108,7 @@ def command(
     fail_rate: float,
     unavailable_rate: float,
     seed: int,
+    workers: int,
 ) -> None:
     """Run the built-in sandbox service over HTTP (OpenAPI at /openapi.json)."""
     import uvicorn
@@ -110,4 +139,16 @@ def command(
         f"'{base}/restaurants/search?location=Lisbon&limit=3'"
     )
     click.echo(f"    curl -s {base}/catalog")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    if workers == 1:
+        uvicorn.run(app, host=host, port=port, log_level="warning")
+        return
+    # Several processes need an importable factory; the config travels in the environment.
+    os.environ[CONFIG_ENV] = json.dumps({
+        "db_path": str(db_path), "keys": config.keys, "latency_ms": latency,
+        "fail_rate": fail_rate, "unavailable_rate": unavailable_rate, "seed": seed,
+    })
+    click.echo(f"  workers:   {workers}")
+    uvicorn.run(
+        "creditscope.commands.serve:app_from_environment", factory=True, host=host, port=port,
+        workers=workers, log_level="warning",
+    )

@@ -89,16 +89,12 @@ class AccountStore:
     """All durable sandbox state, in one SQLite database (``None`` = in memory)."""
 
     def __init__(self, db_path: str | Path | None, keys: dict[str, int]) -> None:
-        target = ":memory:" if db_path is None else str(db_path)
+        self._target = ":memory:" if db_path is None else str(db_path)
         if db_path is not None:
             Path(db_path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(
-            target, timeout=30, isolation_level=None, check_same_thread=False
-        )
-        if db_path is not None:
-            self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.execute("PRAGMA busy_timeout=30000")
+        self._db = self._connect()
+        self._open = True
         self._db.executescript(SCHEMA)
         with self._transaction():
             for key, credits in keys.items():
@@ -114,6 +110,27 @@ class AccountStore:
             )
         self._known = self._load_known()
 
+    @property
+    def persistent(self) -> bool:
+        """True when the state lives in a file (it survives a close and reopen)."""
+        return self._target != ":memory:"
+
+    def _connect(self) -> sqlite3.Connection:
+        db = sqlite3.connect(
+            self._target, timeout=30, isolation_level=None, check_same_thread=False
+        )
+        if self.persistent:
+            db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA busy_timeout=30000")
+        return db
+
+    def reopen(self) -> None:
+        """Open the database again after ``close`` (an app whose lifespan runs twice)."""
+        with self._lock:
+            if not self._open and self.persistent:
+                self._db = self._connect()
+                self._open = True
+
     def _load_known(self) -> list[Account]:
         rows = self._db.execute("SELECT key_hash, revoked FROM accounts").fetchall()
         return [Account(digest, bool(revoked)) for digest, revoked in rows]
@@ -122,9 +139,12 @@ class AccountStore:
         return _Transaction(self._db, self._lock)
 
     def close(self) -> None:
-        """Close the database connection."""
+        """Close the database connection (an in-memory one stays open: closing it would
+        lose every balance, and a second lifespan would answer 500s)."""
         with self._lock:
-            self._db.close()
+            if self._open and self.persistent:
+                self._db.close()
+                self._open = False
 
     # --- keys and credits ---------------------------------------------------
 

@@ -39,18 +39,50 @@ Cuisine = Literal[
 ]
 assert set(Cuisine.__args__) == set(models.CUISINES)  # type: ignore[attr-defined]
 
-ERROR_RESPONSES: dict[int | str, dict[str, Any]] = {
-    status: {"model": models.ErrorBody, "description": text}
-    for status, text in (
-        (400, "invalid_parameter: the message names the parameter"),
-        (401, "invalid_api_key: missing, unknown or revoked key"),
-        (402, "insufficient_credits: balance below the price; nothing charged"),
-        (404, "not_found"),
-        (413, "payload_too_large: bodies are limited to 64 KiB"),
-        (500, "internal_error"),
-        (503, "service_unavailable (injected fault); nothing charged"),
-    )
+_ERROR_TEXT: dict[int, str] = {
+    400: "invalid_parameter: the message names the parameter; nothing charged",
+    401: "invalid_api_key: missing, unknown or revoked key",
+    402: "insufficient_credits: balance below the price; nothing charged",
+    404: "not_found: unknown restaurant id; nothing charged",
+    413: "payload_too_large: bodies are limited to 64 KiB",
+    503: "service_unavailable (injected fault); nothing charged",
 }
+_HEADER_DOCS: dict[str, tuple[str, str]] = {
+    "X-Request-Id": ("string", "Identifier of this request (`req_` + 16 hex digits)."),
+    "X-Credits-Charged": ("integer", "Credits this request cost."),
+    "X-Credits-Remaining": ("integer", "The key's balance after this request."),
+}
+
+
+def _headers_doc(*names: str) -> dict[str, Any]:
+    return {
+        name: {"required": True, "description": text, "schema": {"type": kind}}
+        for name, (kind, text) in ((n, _HEADER_DOCS[n]) for n in names)
+    }
+
+
+def _responses(*statuses: int, keyed: bool) -> dict[int | str, dict[str, Any]]:
+    """The documented answers of one operation: its real error statuses, all in the
+    spec's error shape, and the credit headers a success carries."""
+    charged = ("X-Credits-Charged", "X-Credits-Remaining") if keyed else ("X-Credits-Charged",)
+    documented: dict[int | str, dict[str, Any]] = {
+        200: {"headers": _headers_doc("X-Request-Id", *charged)},
+    }
+    for status in statuses:
+        documented[status] = {
+            "model": models.ErrorBody,
+            "description": _ERROR_TEXT[status],
+            "headers": _headers_doc("X-Request-Id"),
+        }
+    return documented
+
+
+# What each operation really answers (tests/reliability fuzzes against this).
+KEYED_GET_ERRORS = _responses(400, 401, 402, 503, keyed=True)
+RESTAURANT_ERRORS = _responses(400, 401, 402, 404, 503, keyed=True)
+KEYED_POST_ERRORS = _responses(400, 401, 402, 413, 503, keyed=True)
+CATALOG_ERRORS = _responses(503, keyed=False)
+PUBLIC_POST_ERRORS = _responses(400, 413, 503, keyed=False)
 INVALID_KEY = "The provided API key is invalid or has been revoked."
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 
@@ -93,8 +125,48 @@ def _body_schema(model: type[models.RequestModel]) -> dict[str, Any]:
         "requestBody": {
             "required": True,
             "content": {"application/json": {"schema": model.model_json_schema()}},
-        }
+        },
+        "parameters": [
+            {
+                "name": IDEMPOTENCY_HEADER,
+                "in": "header",
+                "required": False,
+                "description": "The same key within 24 h returns the first answer, charged once.",
+                "schema": {"type": "string", "minLength": 1, "maxLength": 255},
+            }
+        ],
     }
+
+
+SECURITY_SCHEMES: dict[str, Any] = {
+    "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},
+    "BearerKey": {"type": "http", "scheme": "bearer"},
+}
+
+
+def openapi_document(app: FastAPI) -> dict[str, Any]:
+    """FastAPI's document, corrected to what the sandbox really does: invalid input
+    is a 400 in the error shape (never FastAPI's 422), and keyed operations declare
+    the API key as their security requirement."""
+    if app.openapi_schema is not None:
+        return app.openapi_schema
+    from fastapi.openapi.utils import get_openapi
+
+    document = get_openapi(
+        title=app.title, version=app.version, description=app.description, routes=app.routes
+    )
+    keyed_paths = {op.path for op in operations.OPERATIONS if op.requires_key}
+    for path, methods in document.get("paths", {}).items():
+        for spec in methods.values():
+            spec.get("responses", {}).pop("422", None)
+            if path in keyed_paths:
+                spec["security"] = [{"ApiKeyHeader": []}, {"BearerKey": []}]
+    components = document.setdefault("components", {})
+    for unused in ("HTTPValidationError", "ValidationError"):
+        components.get("schemas", {}).pop(unused, None)
+    components["securitySchemes"] = SECURITY_SCHEMES
+    app.openapi_schema = document
+    return document
 
 
 async def fault_gate(request: Request) -> None:
@@ -131,6 +203,8 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
+        # A test client may run the lifespan once per request: reopen what the last one closed.
+        store.reopen()
         yield
         store.close()
 
@@ -146,6 +220,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     app.state.store = store
     app.state.config = config
     app.state.faults = faults
+    app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     install_error_handlers(app)
     app.add_middleware(RequestGuard)
 
@@ -192,7 +267,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     @app.get(
         "/ticketing/discovery",
         response_model=models.EventFeed,
-        responses=ERROR_RESPONSES,
+        responses=KEYED_GET_ERRORS,
         dependencies=gate,
         summary="Events near a point (3 credits)",
     )
@@ -214,7 +289,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     @app.post(
         "/professional_network/find_company",
         response_model=models.CompanyLookup,
-        responses=ERROR_RESPONSES,
+        responses=KEYED_POST_ERRORS,
         dependencies=gate,
         summary="Find a company page (10 credits)",
         openapi_extra=_body_schema(models.FindCompanyRequest),
@@ -250,7 +325,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     @app.get(
         "/restaurants/search",
         response_model=models.RestaurantSearch,
-        responses=ERROR_RESPONSES,
+        responses=KEYED_GET_ERRORS,
         dependencies=gate,
         summary="Search restaurants (2 credits)",
     )
@@ -269,7 +344,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     @app.get(
         "/restaurants/details",
         response_model=models.RestaurantDetails,
-        responses=ERROR_RESPONSES,
+        responses=RESTAURANT_ERRORS,
         dependencies=gate,
         summary="Restaurant details (2 credits)",
     )
@@ -280,7 +355,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     @app.get(
         "/restaurants/menu",
         response_model=models.Menu,
-        responses=ERROR_RESPONSES,
+        responses=RESTAURANT_ERRORS,
         dependencies=gate,
         summary="Restaurant menu (5 credits)",
     )
@@ -291,7 +366,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     @app.get(
         "/restaurants/reviews",
         response_model=models.Reviews,
-        responses=ERROR_RESPONSES,
+        responses=RESTAURANT_ERRORS,
         dependencies=gate,
         summary="Restaurant reviews (3 credits)",
     )
@@ -307,7 +382,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     @app.get(
         "/catalog",
         response_model=models.Catalog,
-        responses=ERROR_RESPONSES,
+        responses=CATALOG_ERRORS,
         dependencies=gate,
         summary="Providers, endpoints and prices (public, free)",
     )
@@ -317,7 +392,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     @app.post(
         "/provider-requests",
         response_model=models.ProviderRequestCreated,
-        responses=ERROR_RESPONSES,
+        responses=PUBLIC_POST_ERRORS,
         dependencies=gate,
         summary="Request coverage of a new app or site (public, free)",
         openapi_extra=_body_schema(models.ProviderRequest),
