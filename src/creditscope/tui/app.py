@@ -109,7 +109,9 @@ class CreditscopeApp(App[None]):
             self.set_keymap(dict(keys))
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.switch_mode(self.initial_mode or ordered_entries()[0].mode)
-        self.start_client()
+        # Build the client only after the first frame is painted: its imports
+        # (httpx, FastAPI for the sandbox) would otherwise compete with it.
+        self.call_after_refresh(self.start_client)
 
     @property
     def is_sandbox(self) -> bool:
@@ -154,6 +156,9 @@ class CreditscopeApp(App[None]):
         self._client_event.set()
         self.client_generation += 1
         self._refresh_credits()
+        # A damaged cache or ledger was set aside and rebuilt: say so, once per client.
+        for warning in getattr(message.client, "storage_warnings", None) or []:
+            self.notify(warning, title="Storage problem", severity="warning", timeout=20)
 
     @on(ClientFailed)
     def _client_failed(self, message: ClientFailed) -> None:
