@@ -1,0 +1,178 @@
+"""The selected event in full: status, lineup, venue, times in two zones, on-sale, links."""
+
+from __future__ import annotations
+
+import webbrowser
+from datetime import datetime, tzinfo
+from functools import lru_cache
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widgets import Button, Static
+
+from creditscope.gazetteer import load_gazetteer
+from creditscope.models import Event
+from creditscope.tui.screens.events.formatting import (
+    coordinates_text,
+    event_zone,
+    moment_text,
+    on_sale_text,
+    price_detail,
+    span_text,
+    status_label,
+    status_style,
+)
+
+PLACEHOLDER = "Select an event in the feed (or its marker on the map) to see its details."
+
+
+@lru_cache(maxsize=1)
+def browser_available() -> bool:
+    """True when Python knows a web browser to open links in (not on a bare server)."""
+    try:
+        webbrowser.get()
+    except webbrowser.Error:
+        return False
+    return True
+
+
+def country_name(code: str | None) -> str:
+    """``Portugal (PT)`` from ``PT``; the code alone when the gazetteer does not know it."""
+    if not code:
+        return "—"
+    country = load_gazetteer().countries.get(code.upper())
+    return f"{country.name} ({country.code})" if country else code.upper()
+
+
+def describe_event(
+    event: Event, number: int | None, now: datetime, viewer: tzinfo
+) -> RenderableType:
+    """The detail panel's text for ``event``: a badge and title, then a label/value grid."""
+    title = Text()
+    title.append(f" {status_label(event.status)} ", style=status_style(event.status))
+    title.append(" ")
+    if number is not None:
+        title.append(f"#{number} ", style="bold")
+    title.append(event.name, style="bold")
+
+    venue_zone = event_zone(event)
+    grid = Table.grid(padding=(0, 1))
+    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column()
+    dates = event.date
+    start = dates.start if dates else None
+    end = dates.end if dates else None
+    on_sale = dates.on_sale if dates else None
+    # What a buyer asks first (when, can I buy, how much) comes before the venue and links.
+    grid.add_row("When", span_text(start, end, venue_zone, year=True))
+    grid.add_row("Your time", span_text(start, end, viewer))
+    sale = Text(on_sale_text(on_sale, now, venue_zone), style="bold")
+    if on_sale is not None:
+        sale.append(f" ({moment_text(on_sale, venue_zone)})", style="dim")
+    grid.add_row("Tickets", sale)
+    grid.add_row("Price", f"{price_detail(event.price)} · {event.tag or 'no tag'}")
+    grid.add_row("Lineup", ", ".join(event.lineup) if event.lineup else "—")
+    venue = event.venue
+    if venue is not None:
+        place = ", ".join(part for part in (venue.name, venue.address) if part)
+        grid.add_row("Venue", place or "—")
+        grid.add_row("", f"{venue.city or '—'}, {country_name(venue.country_code)}")
+        grid.add_row("", coordinates_text(venue.latitude, venue.longitude))
+    else:
+        grid.add_row("Venue", "—")
+    grid.add_row("Page", Text(event.url or "—", style="underline" if event.url else ""))
+    images = event.images
+    grid.add_row("Images", (images.square if images else None) or "—")
+    grid.add_row("", (images.landscape if images else None) or "—")
+    return Group(title, grid)
+
+
+class EventDetail(Vertical):
+    """Everything about one event (scrolls), with buttons to open or copy its links."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.event: Event | None = None
+        self.number: int | None = None
+
+    def compose(self) -> ComposeResult:
+        """The description, then the link buttons."""
+        with VerticalScroll(classes="detail-scroll"):
+            yield Static(PLACEHOLDER, classes="detail-text")
+        with Horizontal(classes="detail-actions"):
+            yield Button("Open page", id="detail-open", compact=True, variant="primary")
+            yield Button("Copy URL", id="detail-copy-url", compact=True)
+            yield Button("Copy image URLs", id="detail-copy-images", compact=True)
+
+    def on_mount(self) -> None:
+        """Nothing selected yet: hide the buttons."""
+        self.query_one(".detail-actions").display = False
+
+    def show_event(self, event: Event, number: int | None, now: datetime, viewer: tzinfo) -> None:
+        """Describe ``event`` (times relative to ``now``, the viewer's side in ``viewer``)."""
+        self.event, self.number = event, number
+        self.query_one(".detail-text", Static).update(describe_event(event, number, now, viewer))
+        self.query_one(".detail-actions").display = True
+        has_url = bool(event.url)
+        opener = self.query_one("#detail-open", Button)
+        opener.disabled = not (has_url and browser_available())
+        opener.tooltip = (
+            None if browser_available() else "No web browser found; copy the URL instead."
+        )
+        self.query_one("#detail-copy-url", Button).disabled = not has_url
+        self.query_one("#detail-copy-images", Button).disabled = not self.image_urls()
+        self.query_one(".detail-scroll", VerticalScroll).scroll_home(animate=False)
+
+    def clear(self) -> None:
+        """Back to the placeholder."""
+        self.event = self.number = None
+        self.query_one(".detail-text", Static).update(PLACEHOLDER)
+        self.query_one(".detail-actions").display = False
+
+    def image_urls(self) -> list[str]:
+        """The shown event's image URLs (square first)."""
+        images = self.event.images if self.event else None
+        return [url for url in (images.square, images.landscape) if url] if images else []
+
+    def open_page(self) -> None:
+        """Open the event page in the browser, or copy it when there is none."""
+        if self.event is None or not self.event.url:
+            return
+        if browser_available():
+            self.app.open_url(self.event.url)
+            self.notify(self.event.url, title="Opened in your browser")
+        else:
+            self.copy_url()
+
+    def copy_url(self) -> None:
+        """Copy the event page's URL."""
+        if self.event is not None and self.event.url:
+            self.app.copy_to_clipboard(self.event.url)
+            self.notify(self.event.url, title="Event URL copied")
+
+    def copy_images(self) -> None:
+        """Copy the image URLs, one per line."""
+        urls = self.image_urls()
+        if urls:
+            self.app.copy_to_clipboard("\n".join(urls))
+            self.notify("\n".join(urls), title="Image URLs copied")
+
+    @on(Button.Pressed, "#detail-open")
+    def _open(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.open_page()
+
+    @on(Button.Pressed, "#detail-copy-url")
+    def _copy(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.copy_url()
+
+    @on(Button.Pressed, "#detail-copy-images")
+    def _copy_images(self, event: Button.Pressed) -> None:
+        event.stop()
+        self.copy_images()

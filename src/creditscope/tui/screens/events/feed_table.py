@@ -1,0 +1,190 @@
+"""The discovery feed as a table: one numbered row per event, sortable by date and price.
+
+Row numbers follow the order the service returned (page after page), so an
+event keeps its number, and its map marker, whatever the sort.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.binding import Binding, BindingType
+from textual.message import Message
+from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey, RowDoesNotExist
+
+from creditscope.models import Event
+from creditscope.tui.screens.events.formatting import (
+    date_sort_key,
+    price_sort_key,
+    price_text,
+    status_colour,
+    table_time,
+)
+
+# (key, heading, width, sortable)
+COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
+    ("number", "#", 3, False),
+    ("date", "Date (venue)", 16, True),
+    ("name", "Event", 23, False),
+    ("venue", "Venue", 16, False),
+    ("city", "City", 9, False),
+    ("price", "Price", 9, True),
+    ("tag", "Tag", 10, False),
+    ("status", "Status", 11, False),
+)
+SORT_KEYS: dict[str, Callable[[Event], Any]] = {"date": date_sort_key, "price": price_sort_key}
+
+
+def clip(text: str | None, width: int) -> str:
+    """``text`` cut to ``width`` cells with an ellipsis when it is longer."""
+    value = text or "—"
+    return value if len(value) <= width else value[: width - 1] + "…"
+
+
+class EventFeedTable(DataTable[Any]):
+    """The feed's events, one numbered row each; ``d``/``p`` (or a header click) sort."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("d", "sort('date')", "Sort by date", id="events.sort_date"),
+        Binding("p", "sort('price')", "Sort by price", id="events.sort_price"),
+    ]
+
+    class EventHighlighted(Message):
+        """The cursor is on the event numbered ``number``."""
+
+        def __init__(self, table: EventFeedTable, number: int, event: Event) -> None:
+            super().__init__()
+            self.table = table
+            self.number = number
+            self.event = event
+
+        @property
+        def control(self) -> EventFeedTable:
+            """The table the event is in."""
+            return self.table
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        self.events: list[Event] = []
+        self.sort_column: str | None = None
+        self.sort_reverse = False
+
+    def on_mount(self) -> None:
+        """Add the columns."""
+        for key, heading, width, _ in COLUMNS:
+            self.add_column(heading, width=width, key=key)
+
+    # --- content ---------------------------------------------------------------
+
+    def show_events(self, events: Iterable[Event]) -> None:
+        """Replace the rows with a fresh feed (numbered from 1)."""
+        self.events = []
+        self.clear()
+        self.add_events(events)
+        if self.row_count:
+            self.move_cursor(row=0)
+
+    def add_events(self, events: Iterable[Event]) -> list[int]:
+        """Append a page; its rows take the next numbers. Returns those numbers."""
+        numbers = []
+        for event in events:
+            self.events.append(event)
+            number = len(self.events)
+            numbers.append(number)
+            self.add_row(*self._cells(number, event), key=str(number))
+        if self.sort_column is not None:
+            self._apply_sort()
+        return numbers
+
+    def event_number(self, number: int) -> Event | None:
+        """The event numbered ``number`` (1-based), if present."""
+        return self.events[number - 1] if 1 <= number <= len(self.events) else None
+
+    @property
+    def highlighted_number(self) -> int | None:
+        """The number of the event under the cursor."""
+        if not self.row_count:
+            return None
+        try:
+            row_key, _ = self.coordinate_to_cell_key(self.cursor_coordinate)
+        except Exception:  # cursor outside the rows
+            return None
+        return int(row_key.value) if row_key.value else None
+
+    def select_number(self, number: int) -> None:
+        """Move the cursor to the event numbered ``number`` (a click on its marker)."""
+        try:
+            row = self.get_row_index(str(number))
+        except RowDoesNotExist:
+            return
+        self.move_cursor(row=row, scroll=True)
+
+    @staticmethod
+    def _cells(number: int, event: Event) -> tuple[Any, ...]:
+        venue = event.venue
+        status = Text(
+            clip((event.status or "unknown").replace("-", " "), 11),
+            style=status_colour(event.status),
+        )
+        widths = {key: width for key, _, width, _ in COLUMNS}
+        return (
+            Text(str(number), style="bold", justify="right"),
+            table_time(event),
+            clip(event.name, widths["name"]),
+            clip(venue.name if venue else None, widths["venue"]),
+            clip(venue.city if venue else None, widths["city"]),
+            Text(clip(price_text(event.price), widths["price"]), justify="right"),
+            clip(event.tag, widths["tag"]),
+            status,
+        )
+
+    # --- sorting -----------------------------------------------------------------
+
+    def action_sort(self, column: str) -> None:
+        """Sort by ``date`` or ``price``; the same column again flips the order."""
+        if column not in SORT_KEYS:
+            return
+        if self.sort_column == column:
+            self.sort_reverse = not self.sort_reverse
+        else:
+            self.sort_column, self.sort_reverse = column, False
+        self._apply_sort()
+
+    def _apply_sort(self) -> None:
+        column = self.sort_column
+        if column is None:
+            return
+        key = SORT_KEYS[column]
+        keep = self.highlighted_number
+        self.sort(
+            "number",
+            key=lambda cell: key(self.events[int(str(cell)) - 1]),
+            reverse=self.sort_reverse,
+        )
+        for name, heading, _, sortable in COLUMNS:
+            if sortable:
+                arrow = (" ▼" if self.sort_reverse else " ▲") if name == column else ""
+                self.columns[ColumnKey(name)].label = Text(heading + arrow)
+        self.refresh()
+        if keep is not None:
+            self.select_number(keep)
+
+    @on(DataTable.HeaderSelected)
+    def _header_clicked(self, event: DataTable.HeaderSelected) -> None:
+        if event.column_key.value in SORT_KEYS:
+            event.stop()
+            self.action_sort(str(event.column_key.value))
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.row_key.value is None:
+            return
+        number = int(event.row_key.value)
+        found = self.event_number(number)
+        if found is not None:
+            self.post_message(self.EventHighlighted(self, number, found))

@@ -1,0 +1,371 @@
+"""The Events area: search a place, see its events on a world map and in a feed, read one.
+
+Data flow: location text -> :func:`parse_location` (free, local) -> a
+``ticketing/discovery`` call through the shared :class:`ResultArea` -> the feed
+table, the map's markers and the summary line. The map is an input too: a
+click (or Enter) on it picks a new point and searches there.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import Button, Input, Static
+
+from creditscope.client.records import CacheStatus, CallRecord
+from creditscope.models import EventFeed
+from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.screens.base import AreaScreen
+from creditscope.tui.screens.events.event_detail import EventDetail
+from creditscope.tui.screens.events.feed_table import EventFeedTable
+from creditscope.tui.screens.events.formatting import point_text, viewer_zone
+from creditscope.tui.screens.events.location_input import (
+    LocationError,
+    LocationInput,
+    SearchPoint,
+    parse_limit,
+    parse_location,
+)
+from creditscope.tui.widgets.event_map import EventMap, MapMarker
+from creditscope.tui.widgets.price_button import PriceButton
+
+OPERATION = "ticketing/discovery"
+DEFAULT_LIMIT = 20
+START_HINT = (
+    "Type a city (Tab completes it) or 'lat, lng' and press Enter, or click a point on the map."
+)
+EMPTY_START = (
+    "No search yet. Events near your point appear here, numbered like the markers on the map."
+)
+EMPTY_FEED = "No events here: try a city, or click closer to one on the map."
+
+
+def describe_point(point: SearchPoint) -> str:
+    """``Lisbon, PT (38.7251, -9.1498)``, or just the coordinates for a typed point."""
+    coordinates = point_text(point.lat, point.lng)
+    return coordinates if point.label == coordinates else f"{point.label} ({coordinates})"
+
+
+class EventsScreen(AreaScreen):
+    """Events near a point: a location form, the map, the feed and the selected event."""
+
+    CSS_PATH = "events.tcss"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("slash", "focus_location", "Location", id="events.location"),
+        Binding("s", "search", "Search", id="events.search"),
+        Binding("l", "load_more", "Load more", id="events.more"),
+        Binding("r", "refresh", "Refresh", id="events.refresh"),
+        Binding("m", "focus_map", "Map", id="events.map"),
+        Binding("f", "focus_feed", "Feed", id="events.feed"),
+        Binding("o", "open_page", "Open page", id="events.open"),
+        Binding("c", "copy_url", "Copy URL", id="events.copy"),
+    ]
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.point: SearchPoint | None = None  # the point of the feed on screen
+        self.search_request: CallRequest | None = None  # its first page, for Refresh
+        self.next_request: CallRequest | None = None  # the following page, for Load more
+        self.pages = 0
+
+    def compose_body(self) -> ComposeResult:
+        """Form, hint, map beside the detail panel, then the feed."""
+        with Horizontal(id="events-form"):
+            yield LocationInput(id="events-location")
+            yield Input(
+                str(DEFAULT_LIMIT),
+                id="events-limit",
+                type="integer",
+                max_length=2,
+                tooltip="Events per page: 1 to 50",
+            )
+            yield PriceButton("Search", operation=OPERATION, id="events-search", variant="primary")
+            yield PriceButton(
+                "Refresh", operation=OPERATION, refresh=True, id="events-refresh", disabled=True
+            )
+        yield Static(START_HINT, id="events-hint")
+        with Horizontal(id="events-top"):
+            yield EventMap(id="events-map")
+            yield EventDetail(id="events-detail")
+        yield ResultArea(
+            Horizontal(
+                Static("", id="events-summary"),
+                PriceButton(
+                    "Load more", operation=OPERATION, id="events-more", compact=True, disabled=True
+                ),
+                id="events-summary-row",
+            ),
+            EventFeedTable(id="events-feed"),
+            empty=EMPTY_START,
+            id="events-results",
+        )
+
+    def on_mount(self) -> None:
+        """Start with the cursor in the location box."""
+        self.query_one("#events-location", LocationInput).focus()
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        """Search, load more and refresh, with their prices."""
+        yield PaletteCommand(
+            "Search events",
+            "Events near the typed place (3 cr, free when cached)",
+            self.action_search,
+        )
+        yield PaletteCommand(
+            "Load more events", "The next page of the feed (3 cr)", self.action_load_more
+        )
+        yield PaletteCommand(
+            "Refresh events",
+            "Fetch the feed again, bypassing the cache (3 cr)",
+            self.action_refresh,
+        )
+
+    # --- the form ------------------------------------------------------------------
+
+    @property
+    def location_input(self) -> LocationInput:
+        """The location box."""
+        return self.query_one("#events-location", LocationInput)
+
+    @property
+    def results(self) -> ResultArea:
+        """The area that runs the calls and shows their states."""
+        return self.query_one("#events-results", ResultArea)
+
+    @property
+    def feed_table(self) -> EventFeedTable:
+        """The feed table."""
+        return self.query_one("#events-feed", EventFeedTable)
+
+    @property
+    def event_map(self) -> EventMap:
+        """The map."""
+        return self.query_one("#events-map", EventMap)
+
+    def _hint(self, text: str, *, error: bool = False) -> None:
+        hint = self.query_one("#events-hint", Static)
+        hint.update(text)
+        hint.set_class(error, "-error")
+
+    def _form(self) -> tuple[SearchPoint, int]:
+        """The typed point and limit, or LocationError naming the box to fix."""
+        limit_text = self.query_one("#events-limit", Input).value or str(DEFAULT_LIMIT)
+        return parse_location(self.location_input.value), parse_limit(limit_text)
+
+    def _mark_invalid(self, field: str | None) -> None:
+        """Outline the box to fix (and only that one)."""
+        self.location_input.set_class(field in ("location", "lat", "lng"), "-invalid")
+        self.query_one("#events-limit", Input).set_class(field == "limit", "-invalid")
+
+    @on(Input.Changed, "#events-location")
+    @on(Input.Changed, "#events-limit")
+    def _typed(self) -> None:
+        """Preview where the search goes and whether it is cached; errors wait for Enter."""
+        self._mark_invalid(None)
+        try:
+            point, limit = self._form()
+        except LocationError:
+            typed = self.location_input.value.strip()
+            self._hint("Keep typing: a city name, or 'lat, lng'." if typed else START_HINT)
+            return
+        zone = f" · {point.city.timezone}" if point.city else ""
+        self._hint(f"→ {point.label} · {point_text(point.lat, point.lng)}{zone}")
+        self.query_one("#events-search", PriceButton).params = self._params(point, limit)
+
+    @on(Input.Submitted, "#events-location")
+    @on(Input.Submitted, "#events-limit")
+    def _submitted(self) -> None:
+        self.action_search()
+
+    @on(Button.Pressed, "#events-search")
+    def _search_pressed(self) -> None:
+        self.action_search()
+
+    @on(Button.Pressed, "#events-refresh")
+    def _refresh_pressed(self) -> None:
+        self.action_refresh()
+
+    @on(Button.Pressed, "#events-more")
+    def _more_pressed(self) -> None:
+        self.action_load_more()
+
+    @staticmethod
+    def _params(point: SearchPoint, limit: int) -> dict[str, Any]:
+        return {"lat": round(point.lat, 4), "lng": round(point.lng, 4), "limit": limit}
+
+    # --- actions -------------------------------------------------------------------
+
+    def action_search(self, *, refresh: bool = False) -> None:
+        """Search the typed place; a local mistake is explained and nothing is sent."""
+        try:
+            point, limit = self._form()
+        except LocationError as error:
+            self._hint(f"✖ {error}", error=True)
+            self._mark_invalid(error.field)
+            return
+        self._hint(f"Searching near {describe_point(point)}…")
+        self.point = point
+        self.event_map.search_point = (point.lat, point.lng)
+        request = CallRequest(
+            OPERATION,
+            self._params(point, limit),
+            refresh=refresh,
+            label=f"events near {point.label}",
+        )
+        self.search_request = request
+        self.results.run(request)
+
+    def action_refresh(self) -> None:
+        """Fetch the current feed's first page again, past the cache (costs credits)."""
+        if self.search_request is None:
+            self.action_search(refresh=True)
+            return
+        self.results.run(self.search_request.refreshed())
+
+    def action_load_more(self) -> None:
+        """Fetch the next page of the feed (follows the cursor)."""
+        if self.next_request is None:
+            if self.search_request is not None:
+                self.notify("This is the last page of the feed.", title="No more events")
+            return
+        self.query_one("#events-more", PriceButton).disabled = True
+        self.results.run(self.next_request)
+
+    def action_focus_location(self) -> None:
+        """Put the cursor in the location box."""
+        self.location_input.focus()
+
+    def action_focus_map(self) -> None:
+        """Focus the map (arrows pan, +/- zoom, Enter searches its centre)."""
+        self.event_map.focus()
+
+    def action_focus_feed(self) -> None:
+        """Focus the feed table."""
+        self.feed_table.focus()
+
+    def action_open_page(self) -> None:
+        """Open the selected event's page in the browser (or copy it if there is none)."""
+        self.query_one(EventDetail).open_page()
+
+    def action_copy_url(self) -> None:
+        """Copy the selected event's URL."""
+        self.query_one(EventDetail).copy_url()
+
+    # --- results -------------------------------------------------------------------
+
+    @on(ResultArea.Succeeded, "#events-results")
+    def _feed_arrived(self, message: ResultArea.Succeeded) -> None:
+        feed: EventFeed = message.result.data
+        appending = "cursor" in message.request.params
+        table = self.feed_table
+        if appending:
+            table.add_events(feed.events)
+            self.pages += 1
+        else:
+            self.pages = 1
+            table.show_events(feed.events)
+            self.query_one(EventDetail).clear()
+            self.query_one("#events-refresh", PriceButton).disabled = False
+        cursor = feed.next_cursor
+        params = dict(message.request.params)
+        self.next_request = (
+            CallRequest(OPERATION, {**params, "cursor": cursor}, label="the next page of events")
+            if cursor
+            else None
+        )
+        more = self.query_one("#events-more", PriceButton)
+        more.params = self.next_request.params if self.next_request else params
+        more.disabled = self.next_request is None
+        self._show_on_map(fit=not appending)
+        self._summarise(feed, message.result.record)
+        where = describe_point(self.point) if self.point else "the point"
+        if not table.events:
+            self.results.show_empty(EMPTY_FEED)
+            self._hint(f"No events near {where}.")
+            return
+        if not appending:
+            self._hint(
+                f"Events near {where}: select a row or a marker; click the map to search elsewhere."
+            )
+            table.focus()
+
+    @on(ResultArea.Failed, "#events-results")
+    def _failed(self, message: ResultArea.Failed) -> None:
+        # The typed location stays as it was; point the user at the field to fix.
+        self._mark_invalid(getattr(message.error, "field", None))
+        what = "Loading more" if "cursor" in message.request.params else "The search"
+        self._hint(f"✖ {what} failed (details below); your location is kept.", error=True)
+        if "cursor" in message.request.params:
+            self.query_one("#events-more", PriceButton).disabled = False
+
+    def _summarise(self, feed: EventFeed, record: CallRecord) -> None:
+        location = feed.location
+        near = (location.nearest_city if location else None) or "—"
+        shown = len(self.feed_table.events)
+        parts = [f"[b]{feed.count}[/b] events on this page", f"nearest city [b]{near}[/b]"]
+        if location is not None:
+            parts.append(point_text(location.lat, location.lng))
+        parts.append(f"{shown} shown over {self.pages} page{'s' if self.pages != 1 else ''}")
+        if self.next_request is None:
+            parts.append("last page")
+        if record.cache in (CacheStatus.HIT, CacheStatus.STALE):
+            parts.append("[reverse] cached [/reverse] free")
+        elif record.cache == CacheStatus.REFRESH:
+            parts.append(f"refreshed · {record.credits_charged} cr")
+        elif record.credits_charged:
+            parts.append(f"{record.credits_charged} cr")
+        self.query_one("#events-summary", Static).update(" · ".join(parts))
+
+    def _show_on_map(self, *, fit: bool) -> None:
+        table = self.feed_table
+        markers = [
+            MapMarker(number, event.venue.latitude, event.venue.longitude, event.venue.name or "")
+            for number, event in enumerate(table.events, start=1)
+            if event.venue is not None
+            and event.venue.latitude is not None
+            and event.venue.longitude is not None
+        ]
+        event_map = self.event_map
+        event_map.markers = markers
+        event_map.selected = table.highlighted_number
+        if not fit:
+            return
+        if not markers:
+            # Nothing to frame: look at the point without diving to street level.
+            if event_map.search_point is not None:
+                event_map.center = event_map.search_point
+            return
+        points = [(m.lat, m.lng) for m in markers]
+        if event_map.search_point is not None:
+            points.append(event_map.search_point)
+        event_map.fit(points)
+
+    # --- selection: table <-> map <-> detail -------------------------------------------
+
+    @on(EventFeedTable.EventHighlighted)
+    def _event_highlighted(self, message: EventFeedTable.EventHighlighted) -> None:
+        self.event_map.selected = message.number
+        now = self._now()
+        self.query_one(EventDetail).show_event(message.event, message.number, now, viewer_zone(now))
+
+    @on(EventMap.MarkerSelected)
+    def _marker_clicked(self, message: EventMap.MarkerSelected) -> None:
+        self.feed_table.select_number(message.number)
+
+    @on(EventMap.PointPicked)
+    def _point_picked(self, message: EventMap.PointPicked) -> None:
+        self.location_input.value = point_text(message.lat, message.lng)
+        self.action_search()
+
+    def _now(self) -> datetime:
+        clock: Any = getattr(self.app, "clock", None)
+        if clock is None:
+            return datetime.now().astimezone()
+        return clock()
