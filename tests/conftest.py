@@ -21,3 +21,11 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
         if name.startswith("CREDITSCOPE_"):
             monkeypatch.delenv(name, raising=False)
     return dirs
+
+
+@pytest.fixture(autouse=True)
+def steady_credit_meter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The meter's spend highlight fades on a timer; snapshots must not race it."""
+    from creditscope.tui.widgets import credit_meter
+
+    monkeypatch.setattr(credit_meter, "SPEND_HIGHLIGHT_SECONDS", 0.0)

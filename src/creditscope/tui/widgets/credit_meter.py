@@ -34,7 +34,8 @@ class CreditMeter(Static):
         if snapshot.remaining is not None:
             parts.append(f"[b]{_credits(snapshot.remaining)}[/b] left")
         self.update("  ·  ".join(parts))
-        if self._last_spent is not None and snapshot.spent > self._last_spent:
+        spent_more = self._last_spent is not None and snapshot.spent > self._last_spent
+        if spent_more and SPEND_HIGHLIGHT_SECONDS > 0:
             self.add_class("-spent")
             self.set_timer(SPEND_HIGHLIGHT_SECONDS, lambda: self.remove_class("-spent"))
         self._last_spent = snapshot.spent

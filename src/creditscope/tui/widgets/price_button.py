@@ -60,4 +60,8 @@ class PriceButton(Button):
                 state = str(client.cache_state(self.operation, self.params))
             except Exception:  # params not valid yet: the price alone is still right
                 state = None
-        self.label = price_label(self.action_text, price, state, refresh=self.refresh_cache)
+        label = price_label(self.action_text, price, state, refresh=self.refresh_cache)
+        if str(self.label) != label:
+            self.label = label
+            # Setting a label does not relayout: an auto-width button would clip it.
+            self.refresh(layout=True)
