@@ -123,7 +123,8 @@ async def test_typing_previews_the_place_and_completes_city_names(make_app: Make
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = screen_of(app)
-        await pilot.press(*"Lisb")
+        assert not screen.location_input.has_focus  # number keys switch areas at start
+        await pilot.press("slash", *"Lisb")
         await pilot.pause()
         await pilot.press("right")  # accept the completion
         await pilot.pause()

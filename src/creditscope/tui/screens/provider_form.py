@@ -71,7 +71,9 @@ class ProviderRequestForm(ModalScreen[str | None]):
             )
             for name, label, placeholder in FIELDS:
                 yield Label(label, classes="field-label")
-                yield Input(placeholder=placeholder, id=f"provider-{name}")
+                # Not on blur: clicking Send blurs the field and would wipe the mark Send just set.
+                yield Input(placeholder=placeholder, id=f"provider-{name}",
+                            validate_on=["changed", "submitted"])
                 yield Label("", id=f"provider-{name}-error", classes="field-error")
             with ResultArea(id="provider-result"):
                 yield Label("", id="provider-created", classes="success")

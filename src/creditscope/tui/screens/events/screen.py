@@ -39,7 +39,7 @@ from creditscope.tui.widgets.price_button import PriceButton
 OPERATION = "ticketing/discovery"
 DEFAULT_LIMIT = 20
 START_HINT = (
-    "Type a city (Tab completes it) or 'lat, lng' and press Enter, or click a point on the map."
+    "Press / to type a city (Tab completes it) or 'lat, lng', then Enter; or click the map."
 )
 EMPTY_START = (
     "No search yet. Events near your point appear here, numbered like the markers on the map."
@@ -108,8 +108,8 @@ class EventsScreen(AreaScreen):
         )
 
     def on_mount(self) -> None:
-        """Start with the cursor in the location box."""
-        self.query_one("#events-location", LocationInput).focus()
+        """Start on the map, so number keys still switch areas; `/` types a location."""
+        self.event_map.focus()
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Search, load more and refresh, with their prices."""
