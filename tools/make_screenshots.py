@@ -59,7 +59,49 @@ async def nothing(pilot: Pilot[Any]) -> None:
     """Take the area as it opens."""
 
 
+async def type_and_submit(pilot: Pilot[Any], *fields: str) -> None:
+    """Focus the area's first field with `/`, type each field (Tab between), press Enter."""
+    await pilot.press("slash")
+    for index, text in enumerate(fields):
+        if index:
+            await pilot.press("tab")
+        await pilot.press(*text)
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def events_near_lisbon(pilot: Pilot[Any]) -> None:
+    """Events near Lisbon with the third event selected."""
+    await type_and_submit(pilot, "Lisbon")
+    await pilot.press("f", "down", "down")
+    await settle(pilot)
+
+
+async def company_lookup(pilot: Pilot[Any]) -> None:
+    """A similar-name family where the website decides the high match."""
+    await type_and_submit(pilot, "Northwind Labs Ltd", "northwind-labs.co.uk")
+
+
+async def restaurants_in_lisbon(pilot: Pilot[Any]) -> None:
+    """Restaurant search results."""
+    await type_and_submit(pilot, "Lisbon")
+
+
+async def restaurant_menu(pilot: Pilot[Any]) -> None:
+    """Open the first Lisbon restaurant on its Menu tab."""
+    await restaurants_in_lisbon(pilot)
+    pilot.app.screen.query_one("#results-table").focus()
+    await pilot.press("enter")
+    await settle(pilot)
+    await pilot.press("m")
+    await settle(pilot)
+
+
 EXTRA: dict[str, tuple[str, Step]] = {
+    "events": ("events", events_near_lisbon),
+    "company": ("company", company_lookup),
+    "restaurants": ("restaurants", restaurants_in_lisbon),
+    "restaurant-menu": ("restaurants", restaurant_menu),
     "activity": ("activity", with_a_call),
     "provider-form": ("catalog", provider_form),
     "help": ("catalog", help_screen),

@@ -80,7 +80,7 @@ class InvalidRequest(ApiError):
     """Refused locally before sending (no charge) or by the service (400/413/422)."""
 
     title = "Invalid request"
-    next_step = "Correct the highlighted field; nothing was charged."
+    next_step = "Correct the value and try again; nothing was charged."
 
     def __init__(self, message: str, *, field: str | None = None, **kw: object) -> None:
         super().__init__(message, **kw)  # type: ignore[arg-type]

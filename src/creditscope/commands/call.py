@@ -114,9 +114,23 @@ def _cell(value: Any, width: int = 40) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+HELP = (
+    "Call one OPERATION and print the result and its cost.\n\n"
+    "Parameters are given as --NAME VALUE, e.g.\n\n"
+    "\b\n"
+    "  creditscope call restaurants/search --location Lisbon --cuisine thai\n"
+    "  creditscope call professional_network/find_company --name Northwind --dry-run\n\n"
+    "\b\nOperations (credits):\n"
+    + "\n".join(f"  {op.name:<36}{op.credits:>3}  {op.title}" for op in operations.OPERATIONS)
+    + "\n\nA table on a terminal, JSON with --json or when piped, and one summary line on "
+    "stderr. Exit codes: 0 ok, 2 usage or validation (nothing sent), 3 API error, "
+    "4 transport error or not cached while offline."
+)
+
+
 @click.command(
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
-    help=__doc__,
+    help=HELP,
 )
 @click.argument("operation")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
