@@ -17,13 +17,13 @@ import time
 
 from textual.app import App, ComposeResult
 
-from creditscope.tui.widgets.event_map import EventMap, MapMarker
+from creditscope.tui.widgets.event_map import WORLD_CENTER, EventMap, MapMarker
 from creditscope.worldmap.land import load_world
 from creditscope.worldmap.raster import clear_cache
 
 SIZE = (120, 40)
 MARKERS = [MapMarker(n, 48.8 + n * 0.01, 2.3 + n * 0.013, f"venue {n}") for n in range(1, 21)]
-VIEWS = {"world": ((35.0, 0.0), 1.0), "city": ((48.86, 2.35), 300.0)}
+VIEWS = {"world": (WORLD_CENTER, 1.0), "city": ((48.86, 2.35), 300.0)}
 
 
 class BenchApp(App[None]):

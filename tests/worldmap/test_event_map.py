@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -164,17 +165,88 @@ async def test_selected_marker_is_drawn_in_the_selected_style() -> None:
         assert selected != event_map.get_component_rich_style("event-map--marker")
 
 
-async def test_overlapping_markers_show_the_selected_one() -> None:
-    close = [MapMarker(1, 48.86, 2.35, "a"), MapMarker(2, 48.87, 2.36, "b")]
+async def test_markers_on_one_venue_share_a_badge_and_the_selection_is_drawn_whole() -> None:
+    # Three events at one venue and a fourth next door: no run of digits like "1234".
+    close = [
+        MapMarker(1, 48.86, 2.35, "a"),
+        MapMarker(2, 48.86, 2.35, "a"),
+        MapMarker(3, 48.86, 2.35, "a"),
+        MapMarker(4, 48.87, 2.36, "b"),
+    ]
     app = MapApp(close)
     async with app.run_test(size=SIZE) as pilot:
         event_map = app.query_one(EventMap)
         x, y = event_map.latlng_to_cell(48.86, 2.35) or (0, 0)
-        assert row_text(event_map, y)[x] == "2"
-        event_map.selected = 1
+        assert row_text(event_map, y)[x : x + 3] == "1+3"
+        assert event_map.marker_at(x + 2, y) == close[0]  # the badge belongs to its head
+        event_map.selected = 3
         await pilot.pause()
-        assert row_text(event_map, y)[x] == "1"
-        assert event_map.marker_at(x, y) == close[0]
+        assert row_text(event_map, y)[x : x + 3] == "3+3"
+        assert event_map.marker_at(x, y) == close[2]
+
+
+async def test_clicking_a_cluster_steps_through_its_markers() -> None:
+    same_venue = [MapMarker(5, 41.39, 2.17, "a"), MapMarker(7, 41.39, 2.17, "a")]
+    app = MapApp(same_venue)
+    async with app.run_test(size=SIZE) as pilot:
+        event_map = app.query_one(EventMap)
+        cell = event_map.latlng_to_cell(41.39, 2.17)
+        assert cell is not None
+        await pilot.click(event_map, offset=cell)
+        event_map.selected = app.messages[-1].number  # what the Events screen does
+        await pilot.pause()
+        await pilot.click(event_map, offset=cell)
+        event_map.selected = app.messages[-1].number
+        await pilot.pause()
+        await pilot.click(event_map, offset=cell)
+        picked = [m.number for m in app.messages if isinstance(m, EventMap.MarkerSelected)]
+        assert picked == [5, 7, 5]
+
+
+async def test_neighbouring_markers_never_run_together() -> None:
+    # A city's worth of venues at world zoom: every number is readable on its own.
+    venues = [MapMarker(n, 38.7 + n * 0.01, -9.1 + n * 0.01) for n in range(1, 21)]
+    app = MapApp(venues)
+    async with app.run_test(size=(56, 12)) as pilot:
+        event_map = app.query_one(EventMap)
+        event_map.fit([(m.lat, m.lng) for m in venues])
+        await pilot.pause()
+        for zoom in (1.0, 8.0, event_map.zoom):
+            event_map.zoom = zoom
+            await pilot.pause()
+            shown: list[int] = []
+            for y in range(11):  # the bottom row is the caption
+                # Each run of digits is one label: a number, maybe with a "+N" badge.
+                for run in re.findall(r"[0-9+]+", row_text(event_map, y)):
+                    assert re.fullmatch(r"\d+(\+\d+)?", run), row_text(event_map, y)
+                    head, _, more = run.partition("+")
+                    shown += [int(head)] * (1 + int(more or 0))
+            assert len(shown) == 20 and set(shown) <= set(range(1, 21))
+
+
+async def test_the_whole_world_is_shown_once_on_a_short_wide_map() -> None:
+    app = MapApp()
+    async with app.run_test(size=(56, 12)) as pilot:
+        event_map = app.query_one(EventMap)
+        await pilot.pause()
+        view = event_map.viewport
+        # 360 degrees across the width: a step of a full map width comes back
+        # to the same longitude, and the seam is at the edges.
+        west = event_map.cell_to_latlng(-0.5, 6)[1]
+        east = event_map.cell_to_latlng(55.5, 6)[1]
+        assert west == pytest.approx(-180.0, abs=0.01)
+        assert east == pytest.approx(180.0, abs=0.01) or east == pytest.approx(-180.0, abs=0.01)
+        for lat, lng in [(48.86, 2.35), (40.71, -74.0), (-23.55, -46.63), (35.68, 139.69)]:
+            assert view.latlng_to_cell(lat, lng) is not None
+
+
+async def test_fit_zooms_to_half_a_km_per_cell_at_most() -> None:
+    app = MapApp()
+    async with app.run_test(size=(56, 12)) as pilot:
+        event_map = app.query_one(EventMap)
+        event_map.fit([(38.7, -9.14), (38.7005, -9.1405)])
+        await pilot.pause()
+        assert event_map.viewport.km_per_cell == pytest.approx(0.5, rel=0.01)
 
 
 async def test_scale_bar_appears_at_city_scale_only() -> None:

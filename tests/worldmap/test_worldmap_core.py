@@ -7,6 +7,7 @@ from importlib import resources
 import pytest
 
 from creditscope.worldmap.land import LandFileError, load_world, parse_world
+from creditscope.worldmap.markers import MapMarker, layout_markers
 from creditscope.worldmap.projection import Viewport
 from creditscope.worldmap.raster import map_layers, rasterise
 from creditscope.worldmap.scale import scale_bar
@@ -122,3 +123,54 @@ def test_layers_are_cached_per_viewport() -> None:
     view = Viewport(120, 40, 10.0, 20.0, 3.0).normalised()
     assert map_layers(view) is map_layers(view)
     assert map_layers(view) == rasterise(view)
+
+
+def test_a_short_wide_map_shows_the_world_once() -> None:
+    # The Events screen's map: 360 degrees across exactly, cropped in latitude.
+    events_map = Viewport(56, 12, 25.0, 0.0, 1.0).normalised()
+    assert events_map.world_window is None
+    assert events_map.cell_to_latlng(-0.5, 6)[1] == pytest.approx(-180.0)
+    assert events_map.cell_to_latlng(55.5, 6)[1] == pytest.approx(180.0, abs=1e-6) or (
+        events_map.cell_to_latlng(55.5, 6)[1] == pytest.approx(-180.0, abs=1e-6)
+    )
+    top, bottom = events_map.cell_to_latlng(0, -0.5)[0], events_map.cell_to_latlng(0, 11.5)[0]
+    assert top >= 60 and bottom <= -45
+    # Too wide to crop that far: one world between empty margins, never two.
+    strip = Viewport(120, 14, 25.0, 0.0, 1.0).normalised()
+    assert strip.world_window is not None
+    left, right = strip.world_window
+    assert right - left == pytest.approx(strip.scale)
+    layers = map_layers(strip)
+    margins = [row[col] for row in layers.land for col in range(int(left // 2))]
+    margins += [row[col] for row in layers.land for col in range(int(right // 2) + 1, 120)]
+    assert not any(margins)
+    assert is_land(strip, 48.86, 2.35) and is_land(strip, -15.8, -47.9)
+
+
+def test_borders_wait_until_countries_are_big_enough_to_show_them() -> None:
+    assert not any(any(row) for row in map_layers(WORLD).borders)
+    assert any(any(row) for row in map_layers(Viewport(120, 40, 47.0, 4.0, 4).normalised()).borders)
+
+
+def test_touching_labels_merge_into_one_with_a_badge() -> None:
+    view = Viewport(120, 40, 38.72, -9.14, 600).normalised()
+    x, y = view.latlng_to_cell(38.72, -9.14) or (0, 0)
+    near = view.cell_to_latlng(x + 1, y)  # "1" then "2" right after it: "12"
+    far = view.cell_to_latlng(x + 10, y)
+    markers = [MapMarker(1, 38.72, -9.14), MapMarker(2, *near), MapMarker(3, *far)]
+    labels = layout_markers(markers, None, view)
+    texts = sorted(label.number_text + label.badge for label in labels)
+    assert texts == ["1+1", "3"]
+    # The selection heads its cluster, so it is always drawn whole, and last.
+    labels = layout_markers(markers, 2, view)
+    assert labels[-1].number_text + labels[-1].badge == "2+1"
+    assert labels[-1].after(2).number == 1 and labels[-1].after(1).number == 2
+
+
+def test_fitted_view_spreads_close_points_to_half_a_km_per_cell() -> None:
+    view = Viewport(56, 12).fitted([(38.70, -9.14), (38.71, -9.13)])
+    assert view.km_per_cell == pytest.approx(0.5, rel=0.01)
+    spread = Viewport(56, 12).fitted([(38.6, -9.3), (38.85, -8.95)])
+    cells = [spread.latlng_to_cell(38.6, -9.3), spread.latlng_to_cell(38.85, -8.95)]
+    # Both corners on screen with a row to spare above and below.
+    assert all(cell is not None and 1 <= cell[1] <= 10 for cell in cells)

@@ -7,8 +7,12 @@ maps. Braille dots are roughly square (a cell is 2 dots wide, 4 tall, and about
 twice as tall as wide), so the maths works in dots.
 
 World units: ``x`` in [0, 1) from 180W eastwards, ``y`` in [0, 1] from 85.05N
-southwards. Zoom 1 shows all 360 degrees of longitude and at least 75N..75S
-when the terminal is wide enough; each zoom step multiplies the scale.
+southwards. Zoom 1 shows the world exactly once: all 360 degrees of longitude
+across the width, cropped in latitude around the centre, as long as that
+leaves at least 60N..45S in view. A map too short and wide for that band fits
+the band's height instead and shows one copy of the world between empty
+margins (:attr:`Viewport.world_window`), never two side by side. Each zoom
+step multiplies the scale.
 """
 
 from __future__ import annotations
@@ -45,8 +49,11 @@ def latitude(y: float) -> float:
     return math.degrees(math.atan(math.sinh(math.pi * (1 - 2 * y))))
 
 
-# World-view height that must fit at zoom 1: from 75N to 75S.
-_WORLD_VIEW_HEIGHT = world_y(-75.0) - world_y(75.0)
+# The band of latitude zoom 1 always shows (Scandinavia to Patagonia's start).
+WORLD_BAND = (60.0, -45.0)
+_WORLD_BAND_HEIGHT = world_y(WORLD_BAND[1]) - world_y(WORLD_BAND[0])
+# The closest ``fitted`` frames a group of points: about half a km per cell.
+FIT_MIN_KM_PER_CELL = 0.5
 
 
 def wrap_longitude(lng: float) -> float:
@@ -81,8 +88,21 @@ class Viewport:
     @property
     def scale(self) -> float:
         """Dots per world unit (the whole world is 1 unit wide)."""
-        base = min(self.dots_wide, self.dots_high / _WORLD_VIEW_HEIGHT)
+        # Width-fit (360 degrees across) unless that would crop the band.
+        base = min(self.dots_wide, self.dots_high / _WORLD_BAND_HEIGHT)
         return max(base, 1.0) * self.zoom
+
+    @property
+    def world_window(self) -> tuple[float, float] | None:
+        """Dot columns [left, right) of the one world copy, when narrower than the view.
+
+        None when the world is at least as wide as the view (then any column
+        shows the world, wrapped across the antimeridian when panned there).
+        """
+        if self.scale >= self.dots_wide:
+            return None
+        middle = self.dots_wide / 2
+        return middle - self.scale / 2, middle + self.scale / 2
 
     @property
     def center_world(self) -> tuple[float, float]:
@@ -157,13 +177,25 @@ class Viewport:
         view = replace(self, zoom=zoom, center_lat=latitude(cy), center_lng=longitude(cx))
         return view.normalised()
 
-    def fitted(
-        self, points: Iterable[tuple[float, float]], margin: int = 3, max_zoom: float = 256.0
-    ) -> Viewport:
-        """A view centred on ``points`` (lat, lng) and zoomed to show them all.
+    def zoom_for_km_per_cell(self, km: float, lat: float) -> float:
+        """The zoom at which one cell is ``km`` across at latitude ``lat``."""
+        base = self.scale / self.zoom
+        return EARTH_CIRCUMFERENCE_KM * math.cos(math.radians(lat)) * 2 / (base * km)
 
-        ``margin`` cells are kept free on every side; a single point (or
-        points very close together) zooms no further than ``max_zoom``.
+    def fitted(
+        self,
+        points: Iterable[tuple[float, float]],
+        margin: tuple[int, int] = (3, 1),
+        min_km_per_cell: float = FIT_MIN_KM_PER_CELL,
+    ) -> Viewport:
+        """A view centred on ``points`` (lat, lng) and zoomed in as far as shows them all.
+
+        The closest view that holds every point also spreads them furthest
+        apart, so markers overlap least. ``margin`` is (across, down) cells
+        kept free on each side: across leaves room for a marker's label to the
+        right of its point, down only a row, since a short map has few.
+        A single point (or points very close together) zooms no closer than
+        ``min_km_per_cell``.
         """
         pts = [(world_x(lng), world_y(lat)) for lat, lng in points]
         if not pts:
@@ -178,10 +210,13 @@ class Viewport:
         min_x, max_x = min(unwrapped), max(unwrapped)
         ys = [y for _, y in pts]
         span_x, span_y = max_x - min_x, max(ys) - min(ys)
-        room_x = max(self.dots_wide - 4 * margin, 2)
-        room_y = max(self.dots_high - 8 * margin, 4)
+        # Room between the outermost points: they sit in a cell each, so one
+        # cell less than the width inside the margins.
+        room_x = max(self.dots_wide - 2 * (2 * margin[0] + 1), 2)
+        room_y = max(self.dots_high - 4 * (2 * margin[1] + 1), 4)
         base = self.scale / self.zoom
-        zoom = max_zoom
+        middle_lat = latitude((max(ys) + min(ys)) / 2)
+        zoom = self.zoom_for_km_per_cell(min_km_per_cell, middle_lat)
         if span_x > 0:
             zoom = min(zoom, room_x / (span_x * base))
         if span_y > 0:
@@ -189,7 +224,7 @@ class Viewport:
         view = replace(
             self,
             zoom=zoom,
-            center_lat=latitude((max(ys) + min(ys)) / 2),
+            center_lat=middle_lat,
             center_lng=longitude((min_x + max_x) / 2),
         )
         return view.normalised()

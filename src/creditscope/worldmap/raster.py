@@ -5,6 +5,10 @@ scanline fill per country (so a country inside another's hole, like Lesotho,
 stays filled); borders are Bresenham lines on a separate layer so the widget
 can draw them fainter. Both layers are packed into one byte of Braille bits
 per cell (``chr(0x2800 + bits)`` is the glyph) and cached per viewport.
+
+When the whole world is narrower than the view (a short, wide map at zoom 1)
+only one copy is drawn, clipped to :attr:`Viewport.world_window`, so the map
+never shows two Americas side by side.
 """
 
 from __future__ import annotations
@@ -23,6 +27,9 @@ DOT_BITS = {
     (1, 1): 16, (1, 2): 32, (0, 3): 64, (1, 3): 128,
 }  # fmt: skip
 BRAILLE_GLYPHS = tuple(chr(BRAILLE_BASE + bits) for bits in range(256))
+# Coarser than this, borders are left out: at 2x4 dots a cell, lines between
+# countries a few cells across would carve most of a continent's dots away.
+BORDER_MAX_KM_PER_CELL = 120.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,13 +45,27 @@ def _copies(min_x: float, max_x: float, left: float, right: float) -> range:
     return range(math.ceil(left - max_x), math.floor(right - min_x) + 1)
 
 
+def _columns(view: Viewport) -> tuple[int, int]:
+    """The dot columns [left, right) that may be drawn: all, or the one world copy."""
+    window = view.world_window
+    if window is None:
+        return 0, view.dots_wide
+    left, right = window
+    return max(math.ceil(left - 0.5), 0), min(math.ceil(right - 0.5), view.dots_wide)
+
+
 def _fill_country(
-    rings: tuple[Shape, ...], shift_x: float, view: Viewport, rows: list[bytearray]
+    rings: tuple[Shape, ...],
+    shift_x: float,
+    view: Viewport,
+    rows: list[bytearray],
+    columns: tuple[int, int],
 ) -> None:
-    """Even-odd scanline fill of one country's rings into the dot rows."""
+    """Even-odd scanline fill of one country's rings into the dot rows, within ``columns``."""
     ox, oy = view.origin
     scale = view.scale
-    dots_wide, dots_high = view.dots_wide, view.dots_high
+    dots_high = view.dots_high
+    first_column, end_column = columns
     ceil = math.ceil
     crossings: dict[int, list[float]] = {}
     for ring in rings:
@@ -70,24 +91,25 @@ def _fill_country(
                         else:
                             hits.append(base + scan * slope)
             px, py, prow = x, y, row
-    ones = b"\x01" * dots_wide
+    ones = b"\x01" * end_column
     for scan, hits in crossings.items():
         hits.sort()
         line = rows[scan]
         for pair in range(0, len(hits) - 1, 2):
-            start = max(ceil(hits[pair] - 0.5), 0)
-            end = min(ceil(hits[pair + 1] - 0.5), dots_wide)
+            start = max(ceil(hits[pair] - 0.5), first_column)
+            end = min(ceil(hits[pair + 1] - 0.5), end_column)
             if start < end:
                 line[start:end] = ones[: end - start]
 
 
 def _clip(
-    x0: float, y0: float, x1: float, y1: float, width: int, height: int
+    x0: float, y0: float, x1: float, y1: float, columns: tuple[int, int], height: int
 ) -> tuple[float, float, float, float] | None:
     """Liang-Barsky clip of a segment to the dot rectangle; None when outside."""
     low, high = 0.0, 1.0
     dx, dy = x1 - x0, y1 - y0
-    for p, q in ((-dx, x0), (dx, width - 1 - x0), (-dy, y0), (dy, height - 1 - y0)):
+    left, right = columns
+    for p, q in ((-dx, x0 - left), (dx, right - 1 - x0), (-dy, y0), (dy, height - 1 - y0)):
         if p == 0:
             if q < 0:
                 return None
@@ -102,21 +124,27 @@ def _clip(
     return x0 + low * dx, y0 + low * dy, x0 + high * dx, y0 + high * dy
 
 
-def _draw_line(line: Shape, shift_x: float, view: Viewport, rows: list[bytearray]) -> None:
-    """Bresenham polyline into the dot rows, clipped to the view."""
+def _draw_line(
+    line: Shape,
+    shift_x: float,
+    view: Viewport,
+    rows: list[bytearray],
+    columns: tuple[int, int],
+) -> None:
+    """Bresenham polyline into the dot rows, clipped to the view and ``columns``."""
     ox, oy = view.origin
     scale = view.scale
-    width, height = view.dots_wide, view.dots_high
-    max_x, max_y = width - 1, height - 1
+    height = view.dots_high
+    min_x, max_x, max_y = columns[0], columns[1] - 1, height - 1
     pts = line.points
     xs = [(x + shift_x - ox) * scale for x in pts[0::2]]
     ys = [(y - oy) * scale for y in pts[1::2]]
     px, py = xs[0], ys[0]
     for x, y in zip(xs, ys, strict=True):
-        if 0 <= px <= max_x and 0 <= py <= max_y and 0 <= x <= max_x and 0 <= y <= max_y:
+        if min_x <= px <= max_x and 0 <= py <= max_y and min_x <= x <= max_x and 0 <= y <= max_y:
             ax, ay, bx, by = int(px), int(py), int(x), int(y)
         else:
-            clipped = _clip(px, py, x, y, width, height)
+            clipped = _clip(px, py, x, y, columns, height)
             if clipped is None:
                 px, py = x, y
                 continue
@@ -164,20 +192,23 @@ def rasterise(view: Viewport, world: World | None = None) -> MapLayers:
     """Draw land and borders for ``view`` (uncached; see :func:`map_layers`)."""
     world = world or load_world()
     ox, oy = view.origin
-    right = ox + view.dots_wide / view.scale
+    columns = _columns(view)
+    # World x of the drawable columns, to pick which copies of a shape to draw.
+    left = ox + columns[0] / view.scale
+    right = ox + columns[1] / view.scale
     bottom = oy + view.dots_high / view.scale
     land = [bytearray(view.dots_wide) for _ in range(view.dots_high)]
     borders = [bytearray(view.dots_wide) for _ in range(view.dots_high)]
     for country in world.countries:
         if country.max_y < oy or country.min_y > bottom:
             continue
-        for shift in _copies(country.min_x, country.max_x, ox, right):
-            _fill_country(country.rings, shift, view, land)
-    for line in world.borders:
+        for shift in _copies(country.min_x, country.max_x, left, right):
+            _fill_country(country.rings, shift, view, land, columns)
+    for line in world.borders if view.km_per_cell <= BORDER_MAX_KM_PER_CELL else ():
         if line.max_y < oy or line.min_y > bottom:
             continue
-        for shift in _copies(line.min_x, line.max_x, ox, right):
-            _draw_line(line, shift, view, borders)
+        for shift in _copies(line.min_x, line.max_x, left, right):
+            _draw_line(line, shift, view, borders, columns)
     return MapLayers(_pack_cells(land, view.width), _pack_cells(borders, view.width))
 
 

@@ -1,0 +1,142 @@
+"""Compose one EventMap frame: cached land layers plus captions, crosshair and markers.
+
+Everything here is a pure function of what the map shows (view, markers,
+selection, search point, focus) and the styles the widget resolved from its
+component classes, so a frame can be built and checked without an app.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+
+from creditscope.worldmap.markers import MapMarker, PlacedMarker, layout_markers
+from creditscope.worldmap.projection import Viewport
+from creditscope.worldmap.raster import BRAILLE_GLYPHS, map_layers
+from creditscope.worldmap.scale import scale_bar
+
+# Kinds of cell in a composed frame; the first ones map to one component class each.
+LAND, BORDER, OCEAN, MARKER, SELECTED, CLUSTER, CROSSHAIR, RETICLE, CAPTION = range(9)
+SOLID_LAND, BORDER_ON_LAND = 9, 10
+KIND_CLASSES = (
+    "event-map--land",
+    "event-map--border",
+    "event-map--ocean",
+    "event-map--marker",
+    "event-map--selected",
+    "event-map--cluster",
+    "event-map--crosshair",
+    "event-map--reticle",
+    "event-map--caption",
+)
+
+
+@dataclass(frozen=True, slots=True)
+class MapState:
+    """Everything besides the land that a frame depends on (also the frame cache key)."""
+
+    view: Viewport
+    markers: tuple[MapMarker, ...]
+    selected: int | None
+    search_point: tuple[float, float] | None
+    focused: bool
+
+
+def kind_styles(component_style: Callable[[str], Style]) -> list[Style]:
+    """One Rich style per kind of cell, given the widget's component-class lookup."""
+    styles = [component_style(name) for name in KIND_CLASSES]
+    land, border, ocean = styles[LAND], styles[BORDER], styles[OCEAN]
+    # The land component's background tints whole land cells only; coast
+    # cells keep the ocean behind their dots so coastlines stay crisp.
+    styles[LAND] = Style(color=land.color, bgcolor=ocean.bgcolor)
+    styles[BORDER] = Style(color=border.color, bgcolor=ocean.bgcolor)
+    styles.append(Style(color=land.color, bgcolor=land.bgcolor))
+    styles.append(Style(color=border.color, bgcolor=land.bgcolor))
+    return styles
+
+
+def caption_text(view: Viewport) -> str:
+    """The centre and zoom, as shown bottom right: `` 48.86°N 2.35°E ×300 ``."""
+    north_south = "N" if view.center_lat >= 0 else "S"
+    east_west = "E" if view.center_lng >= 0 else "W"
+    lat, lng = abs(view.center_lat), abs(view.center_lng)
+    # A fitted zoom is fractional: whole numbers from 10 up, two digits below.
+    zoom = f"{view.zoom:.0f}" if view.zoom >= 10 else f"{view.zoom:.2g}"
+    return f" {lat:.2f}°{north_south} {lng:.2f}°{east_west} ×{zoom} "
+
+
+def overlay(
+    state: MapState, labels: Sequence[PlacedMarker]
+) -> dict[tuple[int, int], tuple[str, int]]:
+    """Cells drawn on top of the land: captions, reticle, crosshair, then markers."""
+    view = state.view
+    cells: dict[tuple[int, int], tuple[str, int]] = {}
+
+    def put(x: int, y: int, text: str, kind: int) -> None:
+        for offset, char in enumerate(text):
+            if 0 <= x + offset < view.width and 0 <= y < view.height:
+                cells[(x + offset, y)] = (char, kind)
+
+    bottom = view.height - 1
+    caption = caption_text(view)
+    put(view.width - len(caption), bottom, caption, CAPTION)
+    bar = scale_bar(view.km_per_cell, max_cells=max(3, min(16, view.width // 4)))
+    if bar is not None:
+        put(1, bottom, f" {bar.text} ", CAPTION)
+    if state.focused:
+        put(view.width // 2, view.height // 2, "┼", RETICLE)
+    if state.search_point is not None:
+        cell = view.latlng_to_cell(*state.search_point)
+        if cell is not None:
+            x, y = cell
+            put(x - 1, y, "━╋━", CROSSHAIR)
+            put(x, y - 1, "┃", CROSSHAIR)
+            put(x, y + 1, "┃", CROSSHAIR)
+    for label in labels:
+        kind = SELECTED if label.head.number == state.selected else MARKER
+        put(label.x, label.y, label.number_text, kind)
+        put(label.x + len(label.number_text), label.y, label.badge, CLUSTER)
+    return cells
+
+
+def compose_frame(state: MapState, styles: Sequence[Style]) -> list[Strip]:
+    """Turn the cached land layers plus the overlay into one Strip per row."""
+    view = state.view
+    layers = map_layers(view)
+    cells = overlay(state, layout_markers(state.markers, state.selected, view))
+    glyphs = BRAILLE_GLYPHS
+    strips: list[Strip] = []
+    for y in range(view.height):
+        land_row, border_row = layers.land[y], layers.borders[y]
+        segments: list[Segment] = []
+        run: list[str] = []
+        run_kind = -1
+        for x in range(view.width):
+            over = cells.get((x, y))
+            if over is not None:
+                char, kind = over
+            else:
+                land, border = land_row[x], border_row[x]
+                if border and land & ~border:
+                    # A border is carved out of the land dots: a thin dark line.
+                    kind = BORDER_ON_LAND if land == 0xFF else BORDER
+                    char = glyphs[land & ~border]
+                elif land == 0xFF:
+                    char, kind = glyphs[land], SOLID_LAND
+                elif land:
+                    char, kind = glyphs[land], LAND
+                else:
+                    char, kind = " ", OCEAN
+            if kind != run_kind and run:
+                segments.append(Segment("".join(run), styles[run_kind]))
+                run = []
+            run_kind = kind
+            run.append(char)
+        if run:
+            segments.append(Segment("".join(run), styles[run_kind]))
+        strips.append(Strip(segments, view.width))
+    return strips

@@ -1,0 +1,139 @@
+"""Where numbered markers go on a map, and which ones share a badge.
+
+A marker is drawn as its number starting at its cell. Two numbers on one row
+that overlap or merely touch read as one ("16" beside "20" reads "1620"), so
+such markers are gathered into a cluster drawn as its head's number and a
+badge: ``4+2`` is marker 4 and two more under it. The head is the selected
+marker when the cluster holds it (so the selection is always drawn whole) and
+otherwise the lowest number. Venues that host several events sit on the very
+same point and no zoom separates them, which is why clusters exist at all.
+
+Pure layout, no Textual: the widget draws what :func:`layout_markers` returns.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from creditscope.worldmap.projection import Viewport
+
+
+@dataclass(frozen=True, slots=True)
+class MapMarker:
+    """A venue on the map, drawn as its number (the feed row's number)."""
+
+    number: int
+    lat: float
+    lng: float
+    label: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class PlacedMarker:
+    """One drawn label: the head marker's number at (x, y), plus a badge for the rest.
+
+    ``members`` holds every marker under the label, sorted by number, head included.
+    """
+
+    head: MapMarker
+    members: tuple[MapMarker, ...]
+    x: int
+    y: int
+
+    @property
+    def number_text(self) -> str:
+        """The head's number, as drawn."""
+        return str(self.head.number)
+
+    @property
+    def badge(self) -> str:
+        """``+N`` for the N markers hidden under the head, or "" for a lone marker."""
+        return f"+{len(self.members) - 1}" if len(self.members) > 1 else ""
+
+    @property
+    def width(self) -> int:
+        """Cells the label covers."""
+        return len(self.number_text) + len(self.badge)
+
+    def covers(self, x: int, y: int) -> bool:
+        """Whether cell (x, y) is part of this label."""
+        return y == self.y and self.x <= x < self.x + self.width
+
+    def after(self, number: int | None) -> MapMarker:
+        """The member to select on a click: the one after ``number``, cycling; else the head.
+
+        Clicking a cluster again steps through its markers, which is the only
+        way to reach events that share one venue.
+        """
+        numbers = [member.number for member in self.members]
+        if number not in numbers:
+            return self.head
+        return self.members[(numbers.index(number) + 1) % len(self.members)]
+
+
+class _Group:
+    """Markers being gathered under one label while the layout settles."""
+
+    __slots__ = ("cells", "members")
+
+    def __init__(self, members: list[MapMarker], cells: dict[int, tuple[int, int]]) -> None:
+        self.members = members
+        self.cells = cells  # marker number -> its cell
+
+    def placed(self, selected: int | None, width: int) -> PlacedMarker:
+        members = tuple(sorted(self.members, key=lambda marker: marker.number))
+        head = next((m for m in members if m.number == selected), members[0])
+        x, y = self.cells[head.number]
+        label = PlacedMarker(head, members, x, y)
+        # Keep the whole label inside the right edge.
+        return PlacedMarker(head, members, max(0, min(x, width - label.width)), y)
+
+
+def layout_markers(
+    markers: Iterable[MapMarker], selected: int | None, view: Viewport
+) -> list[PlacedMarker]:
+    """The labels to draw for ``markers`` in ``view``: none touching another on its row.
+
+    Off-screen markers are left out. The result is in drawing order, the
+    selected marker's label last, so it wins over the crosshair beneath it.
+    """
+    cells: dict[int, tuple[int, int]] = {}
+    by_cell: dict[tuple[int, int], list[MapMarker]] = defaultdict(list)
+    for marker in markers:
+        cell = view.latlng_to_cell(marker.lat, marker.lng)
+        if cell is not None:
+            cells[marker.number] = cell
+            by_cell[cell].append(marker)
+    rows: dict[int, list[_Group]] = defaultdict(list)
+    for (_, y), members in by_cell.items():
+        rows[y].append(_Group(members, cells))
+    placed: list[PlacedMarker] = []
+    for groups in rows.values():
+        placed.extend(_settle_row(groups, selected, view.width))
+    placed.sort(key=lambda label: (selected in (m.number for m in label.members), label.y, label.x))
+    return placed
+
+
+def _settle_row(groups: list[_Group], selected: int | None, width: int) -> list[PlacedMarker]:
+    """Merge neighbouring labels on one row until no two overlap or touch."""
+    while True:
+        labels = sorted(
+            ((group.placed(selected, width), group) for group in groups),
+            key=lambda pair: pair[0].x,
+        )
+        merged: list[tuple[PlacedMarker, _Group]] = []
+        changed = False
+        for label, group in labels:
+            if merged and label.x <= merged[-1][0].x + merged[-1][0].width:
+                previous = merged[-1][1]
+                previous.members.extend(group.members)
+                # Re-measure now: the merged label may be wider or start elsewhere.
+                merged[-1] = (previous.placed(selected, width), previous)
+                changed = True
+            else:
+                merged.append((label, group))
+        groups = [group for _, group in merged]
+        if not changed:
+            return [label for label, _ in merged]
