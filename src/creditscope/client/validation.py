@@ -50,14 +50,19 @@ def fields_of(operation: str) -> tuple[str, ...]:
     return _FIELDS[operations.get(operation).name]
 
 
-def validate(operation: str, params: Mapping[str, Any]) -> dict[str, Any]:
-    """Canonical parameters for ``operation``, or ``InvalidRequest`` naming the bad field."""
+def operation_named(operation: str) -> operations.Operation:
+    """The operation called ``operation``, or ``InvalidRequest(code="unknown_operation")``."""
     try:
-        op = operations.get(operation)
+        return operations.get(operation)
     except KeyError as exc:
         raise InvalidRequest(
             str(exc.args[0]), field="operation", code="unknown_operation"
         ) from None
+
+
+def validate(operation: str, params: Mapping[str, Any]) -> dict[str, Any]:
+    """Canonical parameters for ``operation``, or ``InvalidRequest`` naming the bad field."""
+    op = operation_named(operation)
     given = {key: value for key, value in params.items() if value is not None}
     allowed = _FIELDS[op.name]
     for key in given:

@@ -75,7 +75,10 @@ def normalise_domain(website: str) -> str:
     text = website.strip()
     if "://" not in text:
         text = "http://" + text
-    host = (urlsplit(text).hostname or "").lower().rstrip(".")
+    try:
+        host = (urlsplit(text).hostname or "").lower().rstrip(".")
+    except ValueError:  # e.g. an unbalanced "[" reads as a broken IPv6 literal
+        return ""
     return host[4:] if host.startswith("www.") else host
 
 

@@ -1,0 +1,263 @@
+"""The request pipeline every call goes through, in order: local validation ->
+cache lookup -> offline / key / budget checks -> single-flight -> send (with
+retries) -> cache store -> ledger record.
+
+``CallPipeline`` holds the client's state (HTTP pool, cache, ledger, prices,
+TTLs, budget) and its generic ``call``; ``DataClient`` adds the typed methods.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+import uuid
+from typing import Any, cast
+from urllib.parse import urlencode
+
+import httpx
+from pydantic import BaseModel
+
+from creditscope import __version__, models, operations
+from creditscope.client.cache import ResponseCache, cache_key
+from creditscope.client.curl import mask_headers
+from creditscope.client.errors import (
+    BudgetExceeded,
+    CreditscopeError,
+    InvalidApiKey,
+    InvalidRequest,
+    OfflineMiss,
+)
+from creditscope.client.ledger import CreditLedger
+from creditscope.client.pricing import PriceTable
+from creditscope.client.records import CacheStatus, CallRecord, Result
+from creditscope.client.responses import parse_success, query_params
+from creditscope.client.retry import RetryPolicy
+from creditscope.client.sending import Answer, send_with_retries
+from creditscope.client.validation import operation_named
+from creditscope.client.validation import validate as validate_params
+
+DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)  # a TUI should fail fast on a dead host
+
+
+class CallPipeline:
+    """The money rules around every request; subclassed by ``DataClient``."""
+
+    def __init__(
+        self,
+        base_url: str,
+        api_key: str | None,
+        *,
+        transport: httpx.AsyncBaseTransport | None = None,
+        cache: ResponseCache | None = None,
+        ledger: CreditLedger | None = None,
+        offline: bool = False,
+        budget: int | None = None,
+        ttls: dict[str, int] | None = None,
+        timeout: httpx.Timeout | float | None = None,
+        retry_policy: RetryPolicy | None = None,
+        is_sandbox: bool = False,
+    ) -> None:
+        self.base_url = base_url.rstrip("/")
+        self._api_key = api_key or None
+        self.cache = cache
+        self.ledger = ledger if ledger is not None else CreditLedger(None)
+        self.offline = offline
+        self.budget = budget
+        self.retry_policy = retry_policy or RetryPolicy()
+        self.prices = PriceTable()
+        self.is_sandbox = is_sandbox
+        self.ttls: dict[str, int] = {
+            op.name: op.ttl for op in operations.OPERATIONS if op.ttl is not None
+        }
+        for name, seconds in (ttls or {}).items():
+            op = operations.get(name)
+            if op.ttl is not None:  # provider requests are never cached, whatever the config
+                self.ttls[op.name] = int(seconds)
+        self._http = httpx.AsyncClient(
+            base_url=self.base_url,
+            transport=transport,
+            timeout=timeout if timeout is not None else DEFAULT_TIMEOUT,
+            headers={"User-Agent": f"creditscope/{__version__}", "Accept": "application/json"},
+        )
+        self._in_flight: dict[str, asyncio.Future[Answer]] = {}
+
+    def validate(self, operation: str, params: dict[str, Any]) -> dict[str, Any]:
+        """Canonical params, or ``InvalidRequest(field=...)``; nothing is sent."""
+        return validate_params(operation, params)
+
+    def price_of(self, operation: str) -> int:
+        """Credits one successful call costs (spec table, refreshed from the catalog)."""
+        return self.prices.price_of(operation)
+
+    async def call(
+        self,
+        operation: str,
+        params: dict[str, Any],
+        *,
+        refresh: bool = False,
+        confirm_over_budget: bool = False,
+    ) -> Result[BaseModel]:
+        """Call ``operation`` with ``params``; the typed methods are thin wrappers over this."""
+        op = operation_named(operation)
+        started = time.perf_counter()
+        try:
+            clean = self.validate(op.name, params)
+        except InvalidRequest as exc:
+            given = {k: v for k, v in params.items() if v is not None}
+            self._refused(exc, op, given, started, CacheStatus.NONE)
+            raise
+
+        key = cache_key(self.base_url, op.method, op.path, clean)
+        cacheable = op.ttl is not None and self.cache is not None
+        price = self.price_of(op.name)
+        if cacheable and (self.offline or not refresh):
+            assert self.cache is not None
+            entry = self.cache.get(key)
+            if entry is not None and (self.offline or not entry.is_stale):
+                data = parse_success(op, entry.body, entry.status,
+                                     entry.headers.get("x-request-id"))
+                if op.name == "catalog":
+                    self.prices.update_from_catalog(cast(models.Catalog, data))
+                rec = self._served_free(
+                    op, clean, started, CacheStatus.STALE if entry.is_stale else CacheStatus.HIT,
+                    price, entry.status, entry.body, entry.headers,
+                    entry.headers.get("x-request-id"),
+                )
+                return Result(data, rec)
+        if self.offline:
+            miss = OfflineMiss(
+                f"{op.title} with these parameters is not cached", code="offline_miss"
+            )
+            raise self._refused(miss, op, clean, started, CacheStatus.MISS)
+        if op.requires_key and self._api_key is None:
+            missing = InvalidApiKey("No API key is configured", code="missing_api_key")
+            raise self._refused(missing, op, clean, started, CacheStatus.NONE)
+        if not confirm_over_budget:
+            self._check_budget(op, price)
+
+        if not cacheable:  # provider requests: each one is a separate submission
+            answer, rec = await self._send(op, clean, price, refresh, started)
+            self.ledger.record(rec)
+            return Result(answer.data, rec)
+        in_flight = self._in_flight.get(key)
+        if in_flight is not None:
+            # An identical call is already on the wire: wait for it, pay nothing.
+            shared = await asyncio.shield(in_flight)
+            rec = self._served_free(op, clean, started, CacheStatus.HIT, price, shared.status,
+                                    shared.body, shared.headers, shared.request_id)
+            return Result(shared.data.model_copy(deep=True), rec)
+        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
+        self._in_flight[key] = future
+        try:
+            answer, rec = await self._send(op, clean, price, refresh, started)
+        except asyncio.CancelledError:
+            future.cancel()
+            raise
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # mark retrieved: nobody may be waiting
+            raise
+        else:
+            future.set_result(answer)
+        finally:
+            del self._in_flight[key]
+        self.ledger.record(rec)
+        return Result(answer.data, rec)
+
+    # --- the request as sent and recorded -----------------------------------------
+
+    def _url(self, op: operations.Operation, params: dict[str, Any]) -> str:
+        if op.is_post or not params:
+            return self.base_url + op.path
+        return f"{self.base_url}{op.path}?{urlencode(query_params(params))}"
+
+    def _headers(self, op: operations.Operation) -> dict[str, str]:
+        headers: dict[str, str] = {}
+        if op.requires_key and self._api_key is not None:
+            headers["X-API-Key"] = self._api_key  # public endpoints never see the key
+        if op.is_post:
+            headers["Content-Type"] = "application/json"
+        return headers
+
+    def _record(
+        self, op: operations.Operation, params: dict[str, Any], started: float,
+        *, cache: CacheStatus,
+    ) -> CallRecord:
+        return CallRecord(
+            operation=op.name,
+            method=op.method,
+            url=self._url(op, params),
+            params=dict(params),
+            cache=cache,
+            request_headers=mask_headers(self._headers(op)),
+            latency_ms=(time.perf_counter() - started) * 1000,
+        )
+
+    def _fail(self, exc: CreditscopeError, rec: CallRecord) -> None:
+        rec.status = exc.status if rec.status is None else rec.status
+        rec.error_code = exc.code or type(exc).__name__
+        rec.error_message = exc.message
+        exc.record = rec
+        self.ledger.record(rec)
+
+    def _refused(
+        self, exc: CreditscopeError, op: operations.Operation, params: dict[str, Any],
+        started: float, cache: CacheStatus,
+    ) -> CreditscopeError:
+        """Record a call stopped before sending; returns ``exc`` for the caller to raise."""
+        self._fail(exc, self._record(op, params, started, cache=cache))
+        return exc
+
+    def _check_budget(self, op: operations.Operation, price: int) -> None:
+        spent = self.ledger.session_spent()
+        if self.budget is not None and price > 0 and spent + price > self.budget:
+            raise BudgetExceeded(
+                f"{op.title} costs {price} credits; {spent} of the {self.budget}-credit"
+                " session budget is spent",
+                price=price, spent=spent, budget=self.budget,
+            )
+
+    def _served_free(
+        self, op: operations.Operation, clean: dict[str, Any], started: float,
+        cache: CacheStatus, price: int, status: int, body: str, headers: dict[str, str],
+        request_id: str | None,
+    ) -> CallRecord:
+        """Record an answer that cost nothing (cached, or shared with an identical call)."""
+        rec = self._record(op, clean, started, cache=cache)
+        rec.status = status
+        rec.credits_saved = price
+        rec.raw_body = body
+        rec.response_headers = dict(headers)
+        rec.request_id = request_id
+        self.ledger.record(rec)
+        return rec
+
+    async def _send(
+        self, op: operations.Operation, clean: dict[str, Any], price: int, refresh: bool,
+        started: float,
+    ) -> tuple[Answer, CallRecord]:
+        headers = self._headers(op)
+        if op.is_post:
+            # One key per logical POST, reused on its retries, so the service can de-duplicate.
+            headers["Idempotency-Key"] = str(uuid.uuid4())
+        rec = self._record(op, clean, started,
+                           cache=CacheStatus.REFRESH if refresh else (
+                               CacheStatus.MISS if op.ttl is not None else CacheStatus.NONE))
+        rec.request_headers = mask_headers(headers)
+        try:
+            answer = await send_with_retries(
+                self._http, op, clean, headers, rec, price=price, policy=self.retry_policy,
+                base_url=self.base_url, started=started,
+            )
+        except CreditscopeError as exc:
+            self._fail(exc, rec)
+            raise
+        if op.ttl is not None and self.cache is not None:
+            self.cache.set(
+                cache_key(self.base_url, op.method, op.path, clean),
+                operation=op.name, params=clean, body=answer.body, status=answer.status,
+                headers=dict(answer.headers), ttl=self.ttls[op.name],
+            )
+        if op.name == "catalog":
+            self.prices.update_from_catalog(cast(models.Catalog, answer.data))
+        return answer, rec

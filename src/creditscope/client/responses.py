@@ -1,0 +1,93 @@
+"""Reading one HTTP answer: the operation's model from a success, the matching
+exception from an error (the status -> class table itself lives in errors.py)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+from pydantic import BaseModel, ValidationError
+
+from creditscope import models, operations
+from creditscope.client.errors import (
+    CreditscopeError,
+    RateLimited,
+    ServerError,
+    ServiceUnavailable,
+    UnexpectedResponse,
+    error_class_for,
+)
+from creditscope.client.retry import RetryPolicy
+
+# Error statuses a proxy may answer without the service's JSON error shape.
+_BARE_STATUS_ERRORS = {429: RateLimited, 502: ServiceUnavailable, 503: ServiceUnavailable,
+                       504: ServiceUnavailable}
+
+
+def query_params(params: dict[str, Any]) -> dict[str, str]:
+    """Query-string values as the service expects them (booleans lower-case)."""
+    return {k: (str(v).lower() if isinstance(v, bool) else str(v)) for k, v in params.items()}
+
+
+def int_header(response: httpx.Response, name: str) -> int | None:
+    """An integer header such as ``X-Credits-Charged``; None when absent or garbled."""
+    value = response.headers.get(name)
+    try:
+        return int(value) if value is not None else None
+    except ValueError:
+        return None
+
+
+def parse_success(
+    op: operations.Operation, body: str, status: int, request_id: str | None
+) -> BaseModel:
+    """The operation's model from a success body, or UnexpectedResponse with the raw body."""
+    try:
+        payload = json.loads(body)
+    except ValueError:
+        raise UnexpectedResponse(
+            f"{op.title}: the answer is not JSON", status=status, code="unexpected_response",
+            request_id=request_id, body=body,
+        ) from None
+    try:
+        return op.response_model.model_validate(payload)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(part) for part in first["loc"]) or "body"
+        raise UnexpectedResponse(
+            f"{op.title}: unexpected answer shape ({where}: {first['msg']})", status=status,
+            code="unexpected_response", request_id=request_id, body=body,
+        ) from None
+
+
+def error_from(
+    response: httpx.Response, body: str, request_id: str | None, policy: RetryPolicy
+) -> CreditscopeError:
+    """The exception for an error answer, carrying status, code, reason and request id."""
+    status = response.status_code
+    retry_after = policy.parse_retry_after(response.headers.get("Retry-After"))
+    try:
+        detail = models.ErrorBody.model_validate_json(body).error
+    except ValidationError:
+        detail = None
+    if detail is None:
+        bare = _BARE_STATUS_ERRORS.get(status)
+        if bare is None and status >= 500:
+            bare = ServerError  # a proxy's HTML 500 page is still a service failure
+        if bare is None:
+            return UnexpectedResponse(
+                f"HTTP {status} without the service's error body", status=status,
+                code="unexpected_response", request_id=request_id, body=body,
+            )
+        cls: type[CreditscopeError] = bare
+        message, code, reason = f"HTTP {status} {response.reason_phrase}".strip(), None, None
+    else:
+        cls = error_class_for(status, detail.code)
+        message, code, reason = detail.message, detail.code, detail.reason
+    common: dict[str, Any] = {
+        "status": status, "code": code, "reason": reason, "request_id": request_id, "body": body,
+    }
+    if cls is RateLimited:
+        return RateLimited(message, retry_after=retry_after, **common)
+    return cls(message, **common)

@@ -1,0 +1,111 @@
+"""Sending one request: the HTTP attempt, retried as the ``RetryPolicy`` allows,
+and the ``CallRecord`` filled from whatever came back.
+
+Credits a retried attempt was charged still count. The caller gets the parsed
+``Answer``, or the ``CreditscopeError`` for the failure (its record filled in,
+not yet in the ledger).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Any
+
+import httpx
+from pydantic import BaseModel
+
+from creditscope import operations
+from creditscope.client.errors import (
+    ConnectionFailed,
+    CreditscopeError,
+    Timeout,
+    UnexpectedResponse,
+)
+from creditscope.client.records import CallRecord
+from creditscope.client.responses import error_from, int_header, parse_success, query_params
+from creditscope.client.retry import RetryPolicy
+
+
+@dataclass
+class Answer:
+    """A successful answer, shared with identical calls that waited on it."""
+
+    data: BaseModel
+    status: int
+    body: str
+    headers: dict[str, str]
+    request_id: str | None
+    joiners: list[str] = field(default_factory=list)
+
+
+async def send_with_retries(
+    http: httpx.AsyncClient,
+    op: operations.Operation,
+    clean: dict[str, Any],
+    headers: dict[str, str],
+    rec: CallRecord,
+    *,
+    price: int,
+    policy: RetryPolicy,
+    base_url: str,
+    started: float,
+) -> Answer:
+    """Send ``op`` until it answers or the policy gives up; ``rec`` records every attempt."""
+    charged_on_retries = 0
+    while True:
+        rec.attempts += 1
+        try:
+            response = await http.request(
+                op.method, op.path,
+                params=None if op.is_post else query_params(clean),
+                json=clean if op.is_post else None,
+                headers=headers,
+            )
+        except httpx.TransportError as exc:
+            if rec.attempts <= policy.max_retries and policy.retries_exception(op.method, exc):
+                await policy.sleep(policy.backoff(rec.attempts - 1))
+                continue
+            rec.latency_ms = (time.perf_counter() - started) * 1000
+            rec.credits_charged = charged_on_retries
+            error: CreditscopeError
+            if isinstance(exc, httpx.TimeoutException):
+                error = Timeout(f"No answer from {base_url} in time", code="timeout")
+            else:
+                error = ConnectionFailed(f"Cannot reach {base_url}: {exc}",
+                                         code="connection_failed")
+            raise error from exc
+        status = response.status_code
+        if status >= 400 and policy.retries_status(op.method, status):
+            retry_after = policy.parse_retry_after(response.headers.get("Retry-After"))
+            too_long = retry_after is not None and retry_after > policy.max_retry_after
+            if not too_long and rec.attempts <= policy.max_retries:
+                charged_on_retries += int_header(response, "X-Credits-Charged") or 0
+                delay = retry_after if retry_after is not None else policy.backoff(
+                    rec.attempts - 1)
+                await policy.sleep(delay)
+                continue
+        break
+
+    body = response.text
+    request_id = response.headers.get("X-Request-Id")
+    reported = int_header(response, "X-Credits-Charged")
+    success = 200 <= status < 300
+    charged = reported if reported is not None else (price if success else 0)
+    rec.status = status
+    rec.credits_charged = charged + charged_on_retries
+    rec.remaining = int_header(response, "X-Credits-Remaining")
+    rec.request_id = request_id
+    rec.raw_body = body
+    rec.response_headers = dict(response.headers)
+    rec.latency_ms = (time.perf_counter() - started) * 1000
+    if not success:
+        raise error_from(response, body, request_id, policy)
+    try:
+        data = parse_success(op, body, status, request_id)
+    except UnexpectedResponse:
+        if reported is None:
+            # A failed call counts only what the service said it charged (issue 10).
+            rec.credits_charged = charged_on_retries
+        raise
+    return Answer(data, status, body, dict(response.headers), request_id)

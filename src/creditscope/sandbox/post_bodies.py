@@ -1,0 +1,84 @@
+"""POST bodies: read strictly as JSON, and replayed by ``Idempotency-Key``.
+
+A repeated key with the same body within 24 hours returns the first answer and
+charges nothing; with a different body it is refused.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import JSONResponse
+
+from creditscope.sandbox.accounts import AccountStore
+from creditscope.sandbox.problems import invalid_parameter
+
+IDEMPOTENCY_HEADER = "Idempotency-Key"
+# What a charge or a stored provider request remembers: scope, key, body fingerprint.
+Remember = tuple[str, str, str]
+
+
+def json_body(raw: bytes) -> Any:
+    """The parsed body, or 400 ``invalid_parameter`` naming ``body``."""
+    if not raw.strip():
+        raise invalid_parameter("body", "a JSON object is required", reason="body_required")
+    try:
+        body = json.loads(raw)
+        # A lone surrogate ("\\ud800") parses but is not text: refuse it here.
+        json.dumps(body, ensure_ascii=False).encode("utf-8")
+    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+        raise invalid_parameter("body", "is not valid JSON", reason="invalid_json") from None
+    return body
+
+
+def fingerprint(body: Any) -> str:
+    """A digest of the body, to tell a replay from a reused key."""
+    return hashlib.sha256(json.dumps(body, sort_keys=True).encode()).hexdigest()
+
+
+def _idempotency_key(request: Request) -> str | None:
+    key = request.headers.get(IDEMPOTENCY_HEADER)
+    if key is not None and not 1 <= len(key) <= 255:
+        raise invalid_parameter(IDEMPOTENCY_HEADER, "must be 1 to 255 characters")
+    return key
+
+
+@dataclass(frozen=True)
+class PostBody:
+    """A POST's parsed JSON body and its ``Idempotency-Key`` (if any)."""
+
+    raw: Any
+    idempotency_key: str | None
+
+    @classmethod
+    async def read(cls, request: Request) -> PostBody:
+        """The header is checked before the body is parsed (a bad key is reported first)."""
+        key = _idempotency_key(request)
+        return cls(json_body(await request.body()), key)
+
+    def remember(self, scope: str) -> Remember | None:
+        """What to store with the answer so a retry can be replayed; None without a key."""
+        if self.idempotency_key is None:
+            return None
+        return (scope, self.idempotency_key, fingerprint(self.raw))
+
+    def replay(self, store: AccountStore, scope: str) -> JSONResponse | None:
+        """The first answer to this key (charged 0), or None if the key is new."""
+        if self.idempotency_key is None:
+            return None
+        stored = store.recall(scope, self.idempotency_key)
+        if stored is None:
+            return None
+        if stored.fingerprint != fingerprint(self.raw):
+            raise invalid_parameter(
+                IDEMPOTENCY_HEADER,
+                "already used with a different body in the last 24 hours",
+                reason="idempotency_key_reused",
+            )
+        return JSONResponse(
+            stored.body, headers={"X-Credits-Charged": "0", "Idempotent-Replayed": "true"}
+        )
