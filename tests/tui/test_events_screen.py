@@ -331,7 +331,8 @@ async def test_a_service_error_is_shown_in_place_and_keeps_the_location(
         panel = screen.query_one(ErrorPanel)
         assert panel.display
         assert "The feed is down" in str(panel.query_one(".error-message", Static).render())
-        assert screen.location_input.value == "Lisbon"
+        # Enter took the completion on show; the text stays there to retry.
+        assert screen.location_input.value == "Lisbon, PT"
         assert screen.feed_table.row_count == 0
 
 
@@ -360,7 +361,7 @@ async def test_the_sandbox_failing_shows_retry(tmp_path: Path, settings: Setting
         panel = screen.query_one(ErrorPanel)
         assert panel.display
         assert any(str(button.label) == "Retry" for button in panel.query("Button"))
-        assert screen.location_input.value == "Paris"
+        assert screen.location_input.value == "Paris, FR"  # the completion Enter took
 
 
 async def test_an_empty_feed_says_so(tmp_path: Path, settings: Settings) -> None:

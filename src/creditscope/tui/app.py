@@ -109,9 +109,11 @@ class CreditscopeApp(App[None]):
             self.set_keymap(dict(keys))
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.switch_mode(self.initial_mode or ordered_entries()[0].mode)
-        # Build the client only after the first frame is painted: its imports
-        # (httpx, FastAPI for the sandbox) would otherwise compete with it.
-        self.call_after_refresh(self.start_client)
+        # Build the client only after the first full frame is painted: its imports
+        # (httpx, FastAPI for the sandbox) hold the GIL in a thread and would
+        # otherwise delay it. Two refreshes: the Footer fills its keys in a
+        # recompose scheduled after the first refresh.
+        self.call_after_refresh(self.call_after_refresh, self.start_client)
 
     @property
     def is_sandbox(self) -> bool:

@@ -18,6 +18,7 @@ from creditscope.tui.clipboard import copy_text
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
+from creditscope.tui.widgets.text_input import TextInput
 
 if TYPE_CHECKING:
     from creditscope.client.records import CallRecord
@@ -76,7 +77,7 @@ class ActivityScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         """Filter, call table, then request and response side by side."""
         with Horizontal(classes="toolbar"):
-            yield Input(placeholder="Filter calls (operation, params, status, cache)…",
+            yield TextInput(placeholder="Filter calls (operation, params, status, cache)…",
                         id="activity-filter")
         yield DataTable(id="activity-table", cursor_type="row", zebra_stripes=True)
         yield Static("No calls yet this session. Calls from any screen appear here.",

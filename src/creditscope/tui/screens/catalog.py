@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -14,8 +15,18 @@ from textual.widgets import Button, DataTable, Input, Static
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
+from creditscope.tui.widgets.text_input import TextInput
 
 Row = tuple[str, str, str, str, str]
+
+
+def detail_text(row: Row) -> Text:
+    """One endpoint in full: ``Provider · GET /path · 3 cr``, then its whole description."""
+    provider, method, path, credits, description = row
+    text = Text.assemble((provider, "bold"), " · ", (f"{method} {path}", "bold"), " · ", credits)
+    text.append("\n")
+    text.append(description or "No description.", style="" if description else "dim")
+    return text
 
 
 class CatalogScreen(AreaScreen):
@@ -32,14 +43,20 @@ class CatalogScreen(AreaScreen):
     def __init__(self) -> None:
         super().__init__()
         self.rows: list[Row] = []
+        self.shown: list[Row] = []  # the rows in the table now, in order (after the filter)
 
     def compose_body(self) -> ComposeResult:
-        """Filter box and actions above the endpoint table."""
+        """Filter box and actions above the endpoint table; the highlighted endpoint in full below.
+
+        The Description column is cut to the terminal's width, so the detail line under the
+        table shows the highlighted endpoint's whole description, wrapped.
+        """
         with Horizontal(classes="toolbar"):
-            yield Input(placeholder="Filter providers and endpoints…", id="catalog-filter")
+            yield TextInput(placeholder="Filter providers and endpoints…", id="catalog-filter")
             yield Button("Request a provider", id="request-provider")
         with ResultArea(id="catalog-results"):
             yield DataTable(id="catalog-table", cursor_type="row", zebra_stripes=True)
+            yield Static("", id="catalog-detail", classes="catalog-detail")
             yield Static("", id="catalog-summary", classes="summary")
 
     def on_mount(self) -> None:
@@ -80,10 +97,12 @@ class CatalogScreen(AreaScreen):
     def _show(self, text: str) -> None:
         needle = text.strip().lower()
         rows = [row for row in self.rows if not needle or needle in " ".join(row).lower()]
+        self.shown = rows
         table = self.query_one("#catalog-table", DataTable)
         table.clear()
         for row in rows:
             table.add_row(*row)
+        self._detail(table.cursor_row if rows else None)
         providers = len({row[0] for row in rows})
         summary = f"{len(rows)} endpoints from {providers} providers"
         if needle:
@@ -91,6 +110,18 @@ class CatalogScreen(AreaScreen):
         self.query_one("#catalog-summary", Static).update(summary)
         if needle and not rows:
             self.query_one("#catalog-summary", Static).update(f"Nothing matches “{text.strip()}”.")
+
+    @on(DataTable.RowHighlighted, "#catalog-table")
+    def _highlighted(self, event: DataTable.RowHighlighted) -> None:
+        self._detail(event.cursor_row)
+
+    def _detail(self, index: int | None) -> None:
+        """Show row ``index`` of the table in full (nothing when the table is empty)."""
+        detail = self.query_one("#catalog-detail", Static)
+        row = self.shown[index] if index is not None and 0 <= index < len(self.shown) else None
+        detail.display = row is not None
+        if row is not None:
+            detail.update(detail_text(row))
 
     @on(Button.Pressed, "#request-provider")
     def action_request_provider(self) -> None:

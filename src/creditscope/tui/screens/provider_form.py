@@ -7,11 +7,12 @@ from typing import Any, ClassVar
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.widgets.text_input import TextInput
 
 FIELDS: tuple[tuple[str, str, str], ...] = (
     ("name", "App or site name (required)", "e.g. Trailforks"),
@@ -62,21 +63,27 @@ class ProviderRequestForm(ModalScreen[str | None]):
     ]
 
     def compose(self) -> ComposeResult:
-        """Three labelled inputs, each with its own error line, then Send / Close."""
+        """Title; a scrolling body of labelled inputs, each with its error line; Send / Close.
+
+        The buttons are docked to the dialog's bottom edge and the body scrolls, so however
+        many errors show, the dialog stays on screen and Send stays clickable.
+        """
         with Vertical(classes="dialog provider-form"):
             yield Label("Request a provider", classes="dialog-title")
-            yield Static(
-                "Ask for coverage of an app or site we do not support yet. Free.",
-                classes="dialog-text",
-            )
-            for name, label, placeholder in FIELDS:
-                yield Label(label, classes="field-label")
-                # Not on blur: clicking Send blurs the field and would wipe the mark Send just set.
-                yield Input(placeholder=placeholder, id=f"provider-{name}",
-                            validate_on=["changed", "submitted"])
-                yield Label("", id=f"provider-{name}-error", classes="field-error")
-            with ResultArea(id="provider-result"):
-                yield Label("", id="provider-created", classes="success")
+            with VerticalScroll(classes="dialog-body", can_focus=False):
+                yield Static(
+                    "Ask for coverage of an app or site we do not support yet. Free.",
+                    classes="dialog-text",
+                )
+                for name, label, placeholder in FIELDS:
+                    yield Label(label, classes="field-label")
+                    # Not on blur: clicking Send blurs the field and would wipe the mark Send
+                    # just set.
+                    yield TextInput(placeholder=placeholder, id=f"provider-{name}",
+                                    validate_on=["changed", "submitted"])
+                    yield Label("", id=f"provider-{name}-error", classes="field-error")
+                with ResultArea(id="provider-result"):
+                    yield Label("", id="provider-created", classes="success")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Send request · free", variant="primary", id="provider-send")
                 yield Button("Close", id="provider-close")

@@ -12,6 +12,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from creditscope.tui.widgets.text_input import TextInput
+
 
 class SaveFileDialog(ModalScreen[Path | None]):
     """Dismisses with the chosen path, or None when cancelled."""
@@ -30,7 +32,7 @@ class SaveFileDialog(ModalScreen[Path | None]):
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
             yield Static("Path (relative to the current directory):", classes="field-label")
-            yield Input(str(self.default), id="save-path")
+            yield TextInput(str(self.default), id="save-path")
             yield Label("", id="save-path-error", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save", variant="primary", id="save-ok")

@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
+from creditscope.tui.widgets.text_input import TextInput
 
 # Operation name -> settings field, for every cached operation (from operations.py at mount).
 TTL_FIELDS: tuple[tuple[str, str], ...] = (
@@ -61,16 +62,16 @@ class SettingsScreen(AreaScreen):
             yield Label("Service", classes="section-title")
             with Grid(classes="form-grid"):
                 yield Label("Base URL", classes="field-label")
-                yield Input(settings.base_url or "", placeholder="empty = the built-in sandbox",
+                yield TextInput(settings.base_url or "", placeholder="empty = the built-in sandbox",
                             id="base-url")
                 yield Label("API key", classes="field-label")
-                yield Input("", password=True, id="api-key",
+                yield TextInput("", password=True, id="api-key",
                             placeholder=(f"saved: {_mask(saved_key)} (type to replace)"
                                          if saved_key else "no key saved"))
             yield Label("Spending", classes="section-title")
             with Grid(classes="form-grid"):
                 yield Label("Session budget (cr)", classes="field-label")
-                yield Input("" if settings.budget is None else str(settings.budget),
+                yield TextInput("" if settings.budget is None else str(settings.budget),
                             placeholder="no limit", id="budget")
                 yield Label("Offline (cache only)", classes="field-label")
                 yield Switch(settings.offline, id="offline")
@@ -78,7 +79,7 @@ class SettingsScreen(AreaScreen):
             with Grid(classes="form-grid"):
                 for operation, field in TTL_FIELDS:
                     yield Label(operation, classes="field-label")
-                    yield Input(str(getattr(settings.ttl, field)), id=f"ttl-{field}")
+                    yield TextInput(str(getattr(settings.ttl, field)), id=f"ttl-{field}")
             yield Label("Look", classes="section-title")
             with Grid(classes="form-grid"):
                 yield Label("Theme", classes="field-label")

@@ -13,6 +13,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
 
+from creditscope.tui.widgets.text_input import TextInput
+
 
 def pretty_json(raw: str | None) -> str:
     """Indented JSON; text that is not JSON is returned as it is."""
@@ -45,7 +47,7 @@ class JsonView(Vertical, can_focus=True):
         with VerticalScroll(classes="json-scroll"):
             yield Static("", classes="json-body")
         with Vertical(classes="json-search"):
-            yield Input(placeholder="Search in the response…", classes="json-search-input")
+            yield TextInput(placeholder="Search in the response…", classes="json-search-input")
             yield Label("", classes="json-search-count")
 
     def on_mount(self) -> None:

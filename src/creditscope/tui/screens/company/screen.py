@@ -28,6 +28,7 @@ from creditscope.tui.screens.company.reasoning import domain_of, normalised_quer
 from creditscope.tui.screens.company.recent import RecentLookups
 from creditscope.tui.screens.save_file import SaveFileDialog
 from creditscope.tui.widgets.price_button import PriceButton
+from creditscope.tui.widgets.text_input import TextInput
 
 FIND_COMPANY = "professional_network/find_company"
 WEBSITE_HINT = (
@@ -82,8 +83,8 @@ class CompanyScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         """Form, hint, recent lookups; then the result area with summary, table and card."""
         with Horizontal(id="company-form", classes="toolbar"):
-            yield Input(placeholder="Company name (required)", id="name")
-            yield Input(placeholder="Website (optional)", id="website")
+            yield TextInput(placeholder="Company name (required)", id="name")
+            yield TextInput(placeholder="Website (optional)", id="website")
             yield PriceButton("Look up", operation=FIND_COMPANY, id="submit", variant="primary")
             yield RecentLookups(id="recent")
         with Horizontal(id="company-hints"):

@@ -11,10 +11,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from textual.suggester import Suggester
-from textual.widgets import Input
 
 from creditscope.gazetteer import City, Gazetteer, load_gazetteer
 from creditscope.tui.screens.events.formatting import point_text
+from creditscope.tui.widgets.text_input import TextInput
 
 # Two numbers separated by a comma and/or spaces: the user means coordinates,
 # even when they are out of range (that is then an error, not a city search).
@@ -102,13 +102,15 @@ class CitySuggester(Suggester):
         return None
 
 
-class LocationInput(Input):
-    """The location box: city completion, and a placeholder that says what it accepts."""
+class LocationInput(TextInput):
+    """The location box: city completion (Enter takes the completion on show), and a
+    placeholder that says what it accepts."""
 
     def __init__(self, value: str = "", **kwargs: Any) -> None:
         super().__init__(
             value,
             placeholder="City (e.g. Lisbon) or lat, lng (e.g. 38.72, -9.14)",
             suggester=CitySuggester(),
+            accept_suggestion_on_submit=True,
             **kwargs,
         )

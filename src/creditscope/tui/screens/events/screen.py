@@ -4,13 +4,19 @@ Data flow: location text -> :func:`parse_location` (free, local) -> a
 ``ticketing/discovery`` call through the shared :class:`ResultArea` -> the feed
 table, the map's markers and the summary line. The map is an input too: a
 click (or Enter) on it picks a new point and searches there.
+
+Start-up: the map (its module, the world's coastlines and their rasterisation)
+is the costliest part of this screen, and Events is the first screen the
+explorer shows. So the first frame holds an empty, framed placeholder in the
+map's place; the real :class:`EventMap` is imported and mounted right after
+that frame is painted (see ``_mount_map``).
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -33,8 +39,11 @@ from creditscope.tui.screens.events.location_input import (
     parse_limit,
     parse_location,
 )
-from creditscope.tui.widgets.event_map import EventMap, MapMarker
 from creditscope.tui.widgets.price_button import PriceButton
+
+if TYPE_CHECKING:
+    # Imported at run time only once the first frame is up (see _mount_map).
+    from creditscope.tui.widgets.event_map import EventMap
 
 OPERATION = "ticketing/discovery"
 DEFAULT_LIMIT = 20
@@ -68,6 +77,10 @@ class EventsScreen(AreaScreen):
         Binding("c", "copy_url", "Copy URL", id="events.copy"),
     ]
 
+    # Nothing is focused until the map is mounted (number keys switch areas meanwhile);
+    # later, a screen left with nothing focused comes back on the map, not in a text box.
+    AUTO_FOCUS = "EventMap"
+
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.point: SearchPoint | None = None  # the point of the feed on screen
@@ -92,7 +105,8 @@ class EventsScreen(AreaScreen):
             )
         yield Static(START_HINT, id="events-hint")
         with Horizontal(id="events-top"):
-            yield EventMap(id="events-map")
+            # The map's frame, empty: _mount_map swaps the real map in after frame 1.
+            yield Static(id="events-map")
             yield EventDetail(id="events-detail")
         yield ResultArea(
             Horizontal(
@@ -108,8 +122,26 @@ class EventsScreen(AreaScreen):
         )
 
     def on_mount(self) -> None:
-        """Start on the map, so number keys still switch areas; `/` types a location."""
-        self.event_map.focus()
+        """Paint the first frame without the map, then mount it (see the module docstring)."""
+        # Nothing has focus yet, so nothing would tell the Footer to show its keys:
+        # ask now, so they are in the first frame rather than after the map.
+        self.refresh_bindings()
+        self.call_after_refresh(self.call_after_refresh, self._mount_map)
+
+    async def _mount_map(self) -> None:
+        """Swap the placeholder for the map, and start on it (number keys still switch areas)."""
+        from creditscope.tui.widgets.event_map import EventMap
+
+        placeholder = self.query_one("#events-map")
+        if isinstance(placeholder, EventMap):
+            return
+        # One batch: no frame shows the row without a map (the detail panel would jump).
+        with self.app.batch_update():
+            await placeholder.remove()
+            top = self.query_one("#events-top", Horizontal)
+            await top.mount(EventMap(id="events-map"), before=0)
+        if self.focused is None:  # unless the user already moved on (e.g. pressed /)
+            self.event_map.focus()
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Search, load more and refresh, with their prices."""
@@ -146,7 +178,9 @@ class EventsScreen(AreaScreen):
 
     @property
     def event_map(self) -> EventMap:
-        """The map."""
+        """The map (mounted right after the first frame)."""
+        from creditscope.tui.widgets.event_map import EventMap
+
         return self.query_one("#events-map", EventMap)
 
     def _hint(self, text: str, *, error: bool = False) -> None:
@@ -324,6 +358,8 @@ class EventsScreen(AreaScreen):
         self.query_one("#events-summary", Static).update(" · ".join(parts))
 
     def _show_on_map(self, *, fit: bool) -> None:
+        from creditscope.tui.widgets.event_map import MapMarker
+
         table = self.feed_table
         markers = [
             MapMarker(number, event.venue.latitude, event.venue.longitude, event.venue.name or "")
@@ -355,12 +391,13 @@ class EventsScreen(AreaScreen):
         now = self._now()
         self.query_one(EventDetail).show_event(message.event, message.number, now, viewer_zone(now))
 
-    @on(EventMap.MarkerSelected)
-    def _marker_clicked(self, message: EventMap.MarkerSelected) -> None:
+    # Named handlers rather than @on(EventMap...): the map's module is not imported yet.
+    def on_event_map_marker_selected(self, message: EventMap.MarkerSelected) -> None:
+        """A marker was clicked: select its feed row."""
         self.feed_table.select_number(message.number)
 
-    @on(EventMap.PointPicked)
-    def _point_picked(self, message: EventMap.PointPicked) -> None:
+    def on_event_map_point_picked(self, message: EventMap.PointPicked) -> None:
+        """A click (or Enter) on the map: search there."""
         self.location_input.value = point_text(message.lat, message.lng)
         self.action_search()
 

@@ -16,6 +16,7 @@ from creditscope.models import Menu, MenuItem, MenuSection
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
+from creditscope.tui.widgets.text_input import TextInput
 
 
 def dietary_tags(menu: Menu) -> list[str]:
@@ -84,7 +85,7 @@ class MenuView(RestaurantPart):
         """Search box, diet filter and menu facts above the scrolling list of sections."""
         with ResultArea(id=self.area_id):
             with Horizontal(classes="restaurant-toolbar"):
-                search = Input(placeholder="Search dishes, e.g. pasta", id="menu-search")
+                search = TextInput(placeholder="Search dishes, e.g. pasta", id="menu-search")
                 search.border_title = "Search"
                 yield search
                 diet: Select[str] = Select([], prompt="Any diet", id="menu-diet")

@@ -17,6 +17,7 @@ from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
 from creditscope.tui.widgets.price_button import PriceButton
+from creditscope.tui.widgets.text_input import TextInput
 
 DEFAULT_LIMIT = 10
 
@@ -78,7 +79,7 @@ class ReviewsView(RestaurantPart):
     def compose(self) -> ComposeResult:
         """The limit and its priced button stay above the results, so a bad limit can be fixed."""
         with Horizontal(classes="restaurant-toolbar"):
-            limit = Input(str(DEFAULT_LIMIT), type="integer", id="reviews-limit", max_length=2)
+            limit = TextInput(str(DEFAULT_LIMIT), type="integer", id="reviews-limit", max_length=2)
             limit.border_title = "Reviews (1-50)"
             yield limit
             yield PriceButton("Show", operation=self.operation, id="reviews-load")

@@ -22,6 +22,7 @@ from creditscope.tui.screens.restaurants.city_suggester import CitySuggester
 from creditscope.tui.screens.restaurants.places import local_currency_symbol, place_name
 from creditscope.tui.screens.restaurants.results_table import BY_KEY, RestaurantResults
 from creditscope.tui.widgets.price_button import PriceButton
+from creditscope.tui.widgets.text_input import TextInput
 
 SEARCH = "restaurants/search"
 DEFAULT_LIMIT = 10
@@ -49,10 +50,11 @@ class RestaurantsScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         """Form (location, cuisine, limit, priced search button), breadcrumb, results."""
         with Horizontal(id="restaurant-form", classes="restaurant-toolbar"):
-            location = Input(
+            location = TextInput(
                 placeholder="City, e.g. Lisbon or Paris, FR",
                 id="location",
                 suggester=CitySuggester(),
+                accept_suggestion_on_submit=True,
             )
             location.border_title = "Location"
             yield location
@@ -63,7 +65,7 @@ class RestaurantsScreen(AreaScreen):
             )
             cuisine.border_title = "Cuisine"
             yield cuisine
-            limit = Input(str(DEFAULT_LIMIT), type="integer", id="limit", max_length=2)
+            limit = TextInput(str(DEFAULT_LIMIT), type="integer", id="limit", max_length=2)
             limit.border_title = "Results (1-30)"
             yield limit
             yield PriceButton("Search", operation=SEARCH, id="search", variant="primary")

@@ -1,0 +1,188 @@
+"""Revisit latency: key press to rendered result, uncached vs cached, through the explorer.
+
+Run: ``.venv/bin/python benchmarks/revisit_latency.py [--repeats 5]``
+
+The explorer runs under Pilot (``run_test(size=(120, 36))``) on the in-process
+sandbox, with its cache, ledger and settings in a temp dir. Three views, each
+timed from the key press to the moment the result widget shows the data:
+
+- restaurant search: Enter in the location box -> rows in the results table;
+- menu tab: ``m`` on an opened restaurant -> the menu's items are drawn;
+- company lookup: Enter in the name box -> the lookup's summary line (and its
+  match table, possibly empty for an unknown name) drawn.
+
+Each view is first timed uncached (distinct params per repeat, so every
+repeat is a real call to the in-process sandbox), then the same params again
+(the revisit, served from creditscope's cache). Medians over the repeats; the
+figure (printed last) is the worst of the three cached medians, target < 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import tempfile
+import time
+from collections.abc import Awaitable, Callable
+from pathlib import Path
+from typing import Any
+
+from _common import median, print_figure
+
+SIZE = (120, 36)
+POLL_S = 0.001  # between checks of the result widget
+TIMEOUT_S = 30.0
+CITIES = ("Lisbon", "Paris", "Tokyo", "Berlin", "Madrid", "Rome", "London", "Sydney")
+COMPANIES = ("Acme Ltd", "Globex Corporation", "Initech", "Umbrella Corporation",
+             "Stark Industries", "Wayne Enterprises", "Cyberdyne Systems", "Soylent Corp")
+CACHE_WORDS = {False: "uncached", True: "cached"}
+
+
+async def settle(pilot: Any) -> None:
+    """Wait until every worker is done and the screen has caught up (untimed set-up)."""
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+async def timed(press: Callable[[], Awaitable[None]], shown: Callable[[], bool]) -> float:
+    """Milliseconds from ``press()`` until ``shown()`` holds (polled with short pauses)."""
+    started = time.perf_counter()
+    await press()
+    while not shown():
+        if time.perf_counter() - started > TIMEOUT_S:
+            raise TimeoutError("the result never appeared")
+        await asyncio.sleep(POLL_S)
+    return (time.perf_counter() - started) * 1000
+
+
+def make_app(tmp: Path) -> Any:
+    """The explorer on an in-process sandbox, every file in ``tmp`` (nothing of the user's)."""
+    from creditscope.settings import Settings
+    from creditscope.tui.app import CreditscopeApp
+
+    def build(settings: Settings) -> Any:
+        import httpx
+
+        from creditscope.client.cache import ResponseCache
+        from creditscope.client.client import DataClient
+        from creditscope.client.ledger import CreditLedger
+        from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
+        from creditscope.sandbox.app import create_app
+        from creditscope.sandbox.config import SandboxConfig
+
+        sandbox = create_app(SandboxConfig(db_path=None, keys={DEMO_KEY: 10**9}))
+        return DataClient(
+            SANDBOX_BASE_URL, DEMO_KEY, transport=httpx.ASGITransport(app=sandbox),
+            cache=ResponseCache(tmp / "cache" / "responses"), ledger=CreditLedger(None),
+            is_sandbox=True,
+        )
+
+    settings = Settings(cache_dir=tmp / "cache", data_dir=tmp / "data",
+                        config_file=tmp / "config" / "config.toml")
+    return CreditscopeApp(settings, client_factory=build)
+
+
+async def search_once(pilot: Any, city: str) -> float:
+    """Restaurants: type ``city``, then time Enter -> rows in the results table."""
+    from textual.widgets import Input
+
+    from creditscope.tui.screens.restaurants.results_table import RestaurantResults
+
+    screen = pilot.app.screen
+    table = screen.query_one(RestaurantResults)
+    table.clear()  # so "shown" means this search's rows
+    box = screen.query_one("#location", Input)
+    box.value = city
+    box.focus()
+    await settle(pilot)
+    return await timed(lambda: pilot.press("enter"), lambda: table.row_count > 0)
+
+
+async def menu_once(pilot: Any, city: str, row: int) -> float:
+    """Open result ``row`` of ``city`` (untimed), then time ``m`` -> the menu's items drawn."""
+    from textual.widgets import Static
+
+    from creditscope.tui.screens.restaurants.results_table import RestaurantResults
+
+    await search_once(pilot, city)
+    table = pilot.app.screen.query_one(RestaurantResults)
+    table.focus()
+    table.move_cursor(row=row)
+    await pilot.press("enter")
+    await settle(pilot)  # the overview loads; not timed
+    items = pilot.app.screen.query_one("#menu-items", Static)
+    took = await timed(lambda: pilot.press("m"), lambda: bool(str(items.content)))
+    await settle(pilot)
+    await pilot.press("escape")  # back to the results
+    await settle(pilot)
+    return took
+
+
+async def company_once(pilot: Any, name: str) -> float:
+    """Company: fill the name, then time Enter -> the summary (set with the table) drawn."""
+    from textual.widgets import Input, Static
+
+    screen = pilot.app.screen
+    summary = screen.query_one("#summary", Static)
+    summary.update("")  # so "shown" means this lookup's summary
+    box = screen.query_one("#name", Input)
+    box.value = name
+    box.focus()
+    await settle(pilot)
+    return await timed(lambda: pilot.press("enter"), lambda: bool(str(summary.content)))
+
+
+async def run(repeats: int) -> dict[str, dict[bool, list[float]]]:
+    """Every view uncached then cached; the samples in ms per view and cache state."""
+    samples: dict[str, dict[bool, list[float]]] = {
+        view: {False: [], True: []} for view in ("restaurant search", "menu tab", "company lookup")
+    }
+    with tempfile.TemporaryDirectory(prefix="cs-revisit-") as tmp:
+        app = make_app(Path(tmp))
+        async with app.run_test(size=SIZE) as pilot:
+            await app.wait_for_client()
+            await app.switch_mode("restaurants")
+            await settle(pilot)
+            for cached in (False, True):  # the second pass revisits the same params
+                for city in CITIES[:repeats]:
+                    took = await search_once(pilot, city)
+                    samples["restaurant search"][cached].append(took)
+            # Menus: one city's results, a distinct restaurant per repeat.
+            for cached in (False, True):
+                for row in range(repeats):
+                    took = await menu_once(pilot, CITIES[0], row)
+                    samples["menu tab"][cached].append(took)
+            await app.switch_mode("company")
+            await settle(pilot)
+            for cached in (False, True):
+                for name in COMPANIES[:repeats]:
+                    samples["company lookup"][cached].append(await company_once(pilot, name))
+            totals = app.client.ledger.session_totals()
+            print(f"ledger: {totals.calls} calls, {totals.spent} cr spent, "
+                  f"{totals.saved} cr saved by the cache")
+    return samples
+
+
+def main() -> None:
+    """Print uncached and cached medians per view, then the worst cached median."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help=f"at most {len(CITIES)}")
+    args = parser.parse_args()
+    repeats = max(1, min(args.repeats, len(CITIES), len(COMPANIES)))
+    samples = asyncio.run(run(repeats))
+    print(f"key press -> rendered result at {SIZE[0]}x{SIZE[1]}, medians of {repeats} (ms)")
+    worst = 0.0
+    for view, by_state in samples.items():
+        uncached, cached = median(by_state[False]), median(by_state[True])
+        worst = max(worst, cached)
+        print(f"  {view:<18} uncached {uncached:7.1f}   cached {cached:6.1f}   "
+              f"cached/uncached {cached / uncached:.2f}")
+        for state, values in by_state.items():
+            print(f"    {CACHE_WORDS[state]:<9} runs: " + " ".join(f"{v:.1f}" for v in values))
+    print_figure("revisit_cached_worst_ms", worst, "<=", 50.0, digits=1)
+
+
+if __name__ == "__main__":
+    main()

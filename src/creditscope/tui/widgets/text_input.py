@@ -1,0 +1,116 @@
+"""``TextInput``: the one text box every form in the explorer uses.
+
+Textual's ``Input`` draws whatever it holds. A pasted escape character
+(``"red\\x1b[31m"``) reaches the terminal raw and can recolour it, and it
+breaks the XML of ``save_screenshot`` SVGs; a bidi override (U+202E) makes the
+box show text other than what would be sent. ``TextInput`` removes those
+characters as they arrive (pasted, typed or set from code), so what the user
+sees is exactly what is sent, and rings the bell as ``Input`` does for any
+refused character. Ordinary emoji, accents and right-to-left letters are kept.
+
+It can also take the inline completion on Enter: with
+``accept_suggestion_on_submit=True``, pressing Enter on "lisb" while the box
+suggests "Lisbon, PT" submits "Lisbon, PT", not the partial text. If the
+suggester has not answered yet, Enter asks it first, so the outcome does not
+depend on typing speed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any
+
+from textual.widgets import Input
+
+# Bidi embeddings, overrides and isolates: they reorder what is drawn, not what is sent.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def _unsafe(char: str) -> bool:
+    # Category Cc is exactly C0 (U+0000-001F), DEL and C1 (U+0080-009F).
+    return unicodedata.category(char) == "Cc" or char in BIDI_CONTROLS
+
+
+def clean_text(text: str) -> str:
+    """``text`` without control or bidi-override characters; a tab becomes a space.
+
+    >>> clean_text("red\\x1b[31m")
+    'red[31m'
+    >>> clean_text("tab\\tbed")
+    'tab bed'
+    """
+    # Each character goes on its own: ESC is removed and "[31m" stays visible, so the
+    # user sees what the pasted text held rather than a silent guess at what it meant.
+    return "".join(
+        " " if char == "\t" else char for char in text if char == "\t" or not _unsafe(char)
+    )
+
+
+class TextInput(Input):
+    """An ``Input`` that never holds control or bidi-override characters.
+
+    Args:
+        accept_suggestion_on_submit: Enter submits the inline completion of the text
+            (the one on show, or about to show) instead of the partial text typed so far.
+        **kwargs: Passed to ``Input`` unchanged.
+    """
+
+    def __init__(
+        self, value: str | None = None, *, accept_suggestion_on_submit: bool = False,
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(value, **kwargs)  # cleaned by validate_value
+        self.accept_suggestion_on_submit = accept_suggestion_on_submit
+
+    def validate_value(self, value: str) -> str:
+        """Clean every assignment too (restored drafts, config values, tests)."""
+        return clean_text(value)
+
+    def replace(self, text: str, start: int, end: int) -> None:
+        """Insert ``text`` cleaned (every keystroke and paste comes through here)."""
+        cleaned = clean_text(text)
+        if len(cleaned) != len(text):
+            # Input's own signal for refused characters: the bell. (A toast would be
+            # timing-dependent in snapshots; the box itself shows what was kept.)
+            self.restricted()
+        # Cleaning first keeps the cursor right after what was actually inserted.
+        super().replace(cleaned, start, end)
+
+    @property
+    def visible_suggestion(self) -> str:
+        """The completion drawn after the text right now ("" when none is showing)."""
+        suggestion = self._suggestion
+        if self.has_focus and len(suggestion) > len(self.value):
+            return suggestion
+        return ""
+
+    async def completion(self) -> str:
+        """The completion of the text as it is: the one on show, or else the suggester's
+        answer fetched now ("" when there is none)."""
+        value = self.value
+        if not (self.suggester and value):
+            return ""
+        if len(self._suggestion) > len(value):  # reset on every change, so it is for `value`
+            return self._suggestion
+        # Not on show yet (the suggester answers in a worker): ask it directly, through its
+        # cache, so what Enter searches never depends on how fast the user pressed it.
+        key = value if self.suggester.case_sensitive else value.casefold()
+        cache = self.suggester.cache
+        if cache is not None and key in cache:
+            suggestion = cache[key]
+        else:
+            suggestion = await self.suggester.get_suggestion(key)
+            if cache is not None:
+                cache[key] = suggestion
+        return suggestion if suggestion and len(suggestion) > len(value) else ""
+
+    async def action_submit(self) -> None:
+        """Enter: first take the completion (if asked to), then submit as usual."""
+        if self.accept_suggestion_on_submit:
+            typed = self.value
+            suggestion = await self.completion()
+            if suggestion and self.value == typed:  # unless the text changed meanwhile
+                # As pressing → at the end does: the value becomes the completion.
+                self.value = suggestion
+                self.cursor_position = len(suggestion)
+        await super().action_submit()
