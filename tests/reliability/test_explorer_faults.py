@@ -242,4 +242,5 @@ async def test_sandbox_failing_then_recovering_retry_works(tmp_path: Path) -> No
         summary = str(app.screen.query_one("#results-summary", Static).render())
         assert "restaurants near" in summary and "Lisbon" in summary
         assert app.credits.spent == 2  # the one search that worked, at its price
-        assert app.screen.query_one("#location", Input).value == "Lisbon"
+        # What was searched stays in the box (Enter took the "Lisbon, PT" completion).
+        assert app.screen.query_one("#location", Input).value == "Lisbon, PT"
