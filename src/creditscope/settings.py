@@ -4,13 +4,18 @@
 ``CREDITSCOPE_CONFIG_FILE`` or the user config dir) and falls back to defaults
 with a warning when the file is broken. ``save_settings`` writes the file with
 mode 0600; it is the only place the API key is ever written.
+
+Loading has two steps: :mod:`creditscope.settings_layers` reads the file and the
+environment without pydantic (the explorer's first frame reads its few settings
+from there), and :func:`validate_layers` validates them into ``Settings``.
+``load_settings`` runs both.
 """
 
 from __future__ import annotations
 
 import json
 import os
-import tomllib
+import typing
 from contextvars import ContextVar
 from pathlib import Path
 from typing import Any
@@ -25,24 +30,27 @@ from pydantic_settings import (
 )
 
 from creditscope import operations
+from creditscope.settings_layers import (
+    COMPLEX_FIELDS,
+    CONFIG_FILE_ENV,
+    ENV_PREFIX,
+    SettingsError,
+    SettingsLayers,
+    default_config_file,
+    read_config_file,
+    read_env,
+    read_settings_layers,
+)
 
-ENV_PREFIX = "CREDITSCOPE_"
-CONFIG_FILE_ENV = ENV_PREFIX + "CONFIG_FILE"
+__all__ = [
+    "CONFIG_FILE_ENV", "ENV_PREFIX", "Settings", "SettingsError", "SettingsLayers", "TTLSettings",
+    "default_config_file", "load_settings", "read_config_file", "save_settings",
+    "settings_toml", "validate_layers",
+]
 
-# The file layer of the settings being built by ``load_settings`` (empty otherwise).
-_file_layer: ContextVar[dict[str, Any] | None] = ContextVar("creditscope_file_layer", default=None)
-
-
-class SettingsError(ValueError):
-    """The environment holds a setting that cannot be used."""
-
-
-def default_config_file() -> Path:
-    """``<user config dir>/creditscope/config.toml``, or ``$CREDITSCOPE_CONFIG_FILE``."""
-    override = os.environ.get(CONFIG_FILE_ENV)
-    if override:
-        return Path(override).expanduser()
-    return Path(platformdirs.user_config_dir("creditscope")) / "config.toml"
+# The merged layers (file + env) of the settings being built by ``validate_layers``
+# (None otherwise: ``Settings(...)`` built directly reads the environment alone).
+_layers: ContextVar[dict[str, Any] | None] = ContextVar("creditscope_settings_layers", default=None)
 
 
 def _default_ttl(operation: str) -> int:
@@ -107,43 +115,57 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # Earlier sources win: explicit arguments, then env, then the config file.
-        file_source = InitSettingsSource(settings_cls, init_kwargs=dict(_file_layer.get() or {}))
-        return (init_settings, env_settings, file_source)
+        # Explicit arguments win, then the layers merged by settings_layers (env over file):
+        # one merge, shared with the explorer's first frame.
+        layers = _layers.get()
+        if layers is None:
+            layers = read_env()
+        return (init_settings, InitSettingsSource(settings_cls, init_kwargs=dict(layers)))
 
 
-def read_config_file(path: Path) -> tuple[dict[str, Any], list[str]]:
-    """The TOML at ``path`` as a dict (empty if missing) and any warnings about it."""
-    if not path.exists():
-        return {}, []
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8")), []
-    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-        return {}, [f"Ignoring the config file {path}: {exc}. Using defaults."]
+def _complex_fields() -> frozenset[str]:
+    """Settings' dict and model fields: the ones settings_layers JSON-decodes and nests."""
+    return frozenset(
+        name for name, info in Settings.model_fields.items()
+        if typing.get_origin(info.annotation) is dict
+        or (isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel))
+    )
 
 
-def load_settings() -> tuple[Settings, list[str]]:
-    """Settings from defaults, the config file and the environment, plus warnings."""
-    path = default_config_file()
-    data, warnings = read_config_file(path)
-    data.setdefault("config_file", str(path))
-    token = _file_layer.set(data)
+# settings_layers reads the environment without the model; keep it in step with it.
+if _complex_fields() != COMPLEX_FIELDS:  # pragma: no cover - a developer error
+    raise RuntimeError(f"settings_layers.COMPLEX_FIELDS must be {sorted(_complex_fields())}")
+
+
+def validate_layers(layers: SettingsLayers) -> tuple[Settings, list[str]]:
+    """Step two of loading: ``Settings`` from the merged layers, plus warnings.
+
+    A file with an invalid value is ignored as a whole, with a warning; an invalid
+    environment variable raises :class:`SettingsError`.
+    """
+    warnings = list(layers.warnings)
+    token = _layers.set(layers.merged())
     try:
         try:
             return Settings(), warnings
         except ValidationError as exc:
-            if len(data) <= 1:
+            if not layers.file:
                 raise
             warnings.append(
-                f"Ignoring the config file {path}: {_first_error(exc)}. Using defaults."
+                f"Ignoring the config file {layers.path}: {_first_error(exc)}. Using defaults."
             )
-        _file_layer.set({"config_file": str(path)})
+        _layers.set(layers.merged(with_file=False))
         return Settings(), warnings
     except ValidationError as exc:
         message = f"Invalid {ENV_PREFIX}* environment variable: {_first_error(exc)}"
         raise SettingsError(message) from None
     finally:
-        _file_layer.reset(token)
+        _layers.reset(token)
+
+
+def load_settings() -> tuple[Settings, list[str]]:
+    """Settings from defaults, the config file and the environment, plus warnings."""
+    return validate_layers(read_settings_layers())
 
 
 def _first_error(exc: ValidationError) -> str:

@@ -8,14 +8,23 @@ import click
 @click.command(name="tui")
 def command() -> None:
     """Open the explorer (on the built-in sandbox unless a base URL is configured)."""
-    from creditscope.settings import SettingsError, load_settings
+    # Step one of loading settings only (file + env, no pydantic): the first frame
+    # needs just a few of them. The app validates the rest right after that frame,
+    # and exits with the error if the environment holds an invalid value.
+    from creditscope.settings_layers import SettingsError, read_settings_layers
 
     try:
-        settings, warnings = load_settings()
+        layers = read_settings_layers()
     except SettingsError as error:
         raise click.ClickException(str(error)) from None
-    for warning in warnings:
+    for warning in layers.warnings:
         click.echo(f"warning: {warning}", err=True)
     from creditscope.tui.app import CreditscopeApp
 
-    CreditscopeApp(settings).run()
+    app = CreditscopeApp(layers)
+    app.run()
+    # Found while validating, after the first frame (the app showed the warnings too).
+    for warning in app.settings_warnings[len(layers.warnings):]:
+        click.echo(f"warning: {warning}", err=True)
+    if app.settings_error is not None:
+        raise click.ClickException(str(app.settings_error))

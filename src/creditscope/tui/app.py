@@ -1,8 +1,12 @@
 """The explorer application: modes, navigation, the client's lifecycle, themes and keys.
 
 The first frame (header, nav bar, footer) is drawn before the data client
-exists: the client, httpx and the sandbox are imported and built in a worker,
-which posts :class:`ClientReady`. Screens never build the client; they run
+exists, and before the settings are validated: the app may be given the raw
+:class:`~creditscope.settings_layers.SettingsLayers` (no pydantic), reads the
+theme, keys and badge from them, and validates them into ``Settings`` in the
+client worker (``settings`` validates on first use if asked earlier). The
+client, httpx and the sandbox are imported and built in that worker, which
+posts :class:`ClientReady`. Screens never build the client; they run
 calls through :class:`creditscope.tui.widgets.result_area.ResultArea`, which
 waits for it (see :mod:`creditscope.tui.calls`).
 """
@@ -11,6 +15,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
@@ -24,6 +29,7 @@ from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
 from creditscope.sandbox import SANDBOX_BASE_URL
+from creditscope.settings_layers import SettingsError, SettingsLayers
 from creditscope.tui.messages import ClientFailed, ClientReady, CreditSnapshot, LedgerChanged
 from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
@@ -45,16 +51,18 @@ def _nav_bindings() -> list[BindingType]:
     ]
 
 
-def _screen_factory(entry: NavEntry) -> Callable[[], Screen]:
+def _screen_factory(app: CreditscopeApp, entry: NavEntry) -> Callable[[], Screen]:
     # Imported on first visit of the area, not at start-up; a broken area
     # shows its error instead of taking the whole explorer down.
     def build() -> Screen:
         try:
-            return entry.load()()
+            screen = entry.load()()
         except Exception as error:
             from creditscope.tui.screens.base import UnavailableAreaScreen
 
-            return UnavailableAreaScreen(entry.title, error)
+            screen = UnavailableAreaScreen(entry.title, error)
+        app.prepare_screen_css(screen)
+        return screen
 
     return build
 
@@ -78,16 +86,32 @@ class CreditscopeApp(App[None]):
 
     def __init__(
         self,
-        settings: Settings,
+        settings: Settings | SettingsLayers,
         *,
         client_factory: ClientFactory | None = None,
         clock: Clock | None = None,
         initial_mode: str | None = None,
     ) -> None:
-        """``initial_mode`` opens another area than the first (e.g. ``"catalog"``)."""
+        """``initial_mode`` opens another area than the first (e.g. ``"catalog"``).
+
+        ``settings`` may be the raw layers (step one of loading settings): they are
+        validated after the first frame; an invalid value ends the app with
+        ``settings_error`` set.
+        """
         super().__init__()
         self.initial_mode = initial_mode
-        self.settings = settings
+        self._settings: Settings | None = None
+        self._pending_settings: SettingsLayers | None = None
+        if isinstance(settings, SettingsLayers):
+            self._pending_settings = settings
+        else:
+            self._settings = settings
+        self._settings_lock = threading.Lock()
+        self.settings_error: SettingsError | None = None
+        """Why the settings could not be validated (the app exits when set)."""
+        self.settings_warnings: list[str] = []
+        """Warnings from validating the settings (e.g. an invalid config file ignored)."""
+        self._keymap_applied: dict[str, str] = {}
         self.client_factory = client_factory
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self.client: DataClient | None = None
@@ -95,54 +119,144 @@ class CreditscopeApp(App[None]):
         self._client_event = asyncio.Event()
         self._unsubscribe_ledger: Callable[[], None] | None = None
         for entry in ordered_entries():
-            self.add_mode(entry.mode, _screen_factory(entry))
+            self.add_mode(entry.mode, _screen_factory(self, entry))
+
+    # --- settings ---------------------------------------------------------------
+
+    @property
+    def settings(self) -> Settings:
+        """The validated settings (validated here, once, if the client worker has not yet)."""
+        return self._validated_settings()
+
+    @settings.setter
+    def settings(self, settings: Settings) -> None:
+        self._settings = settings
+        self._pending_settings = None
+
+    @property
+    def _frame_settings(self) -> Any:
+        """What the frame shows (theme, keys, badge): the settings, or the raw layers
+        until they are validated (same attribute names)."""
+        return self._settings if self._settings is not None else self._pending_settings
+
+    def _validated_settings(self) -> Settings:
+        # Step two of loading settings, in whichever thread asks first (usually the
+        # client worker); the lock makes it happen once. Raises SettingsError.
+        with self._settings_lock:
+            if self._settings is None:
+                assert self._pending_settings is not None
+                try:
+                    settings, warnings = self._pending_settings.load()
+                except SettingsError as error:
+                    self.call_later(self._settings_failed, error)  # thread-safe
+                    raise
+                self._settings, self._pending_settings = settings, None
+                self.call_later(self._settings_validated, warnings)
+            return self._settings
+
+    def _settings_validated(self, warnings: list[str]) -> None:
+        self.settings_warnings = warnings
+        for warning in warnings:
+            self.notify(warning, title="Settings", severity="warning", timeout=20)
+        # The first frame read the raw layers; a file ignored as invalid changes them.
+        self._apply_settings()
+
+    def _settings_failed(self, error: SettingsError) -> None:
+        if self.settings_error is None:
+            self.settings_error = error
+            self.exit(return_code=1)
+
+    def _apply_settings(self) -> None:
+        """Theme, keymap and header badge from the settings (or the layers, at mount)."""
+        settings = self._frame_settings
+        theme = getattr(settings, "theme", None)
+        if theme and theme in self.available_themes and theme != self.theme:
+            self.theme = theme
+        keys = dict(getattr(settings, "keys", None) or {})
+        if keys and keys != self._keymap_applied:
+            self.set_keymap(keys)
+            self._keymap_applied = keys
+        if self.screen_stack:
+            from creditscope.tui.widgets.app_header import AppHeader
+
+            for header in self.screen.query(AppHeader):
+                header.show_mode()
+
+    def prepare_screen_css(self, screen: Screen) -> None:
+        """Add a new area screen's stylesheet incrementally, before Textual shows it.
+
+        Textual (8.2) re-parses every stylesheet from scratch when a mode's screen
+        is first created: once to add its ``CSS_PATH``, and twice more (new CSS
+        variables, full re-parse) because a new screen looks out of date (its
+        ``_css_update_count``). A screen not mounted yet is styled with the current
+        stylesheet when it mounts, so none of that is needed: reading its files
+        here makes Textual find them loaded, and parsing stays incremental (Textual
+        caches each source's rules). ~50 ms off the first frame and each first visit.
+        """
+        added = False
+        for path in screen.css_path:
+            if not self.stylesheet.has_source(str(path)):
+                self.stylesheet.read(path)
+                added = True
+        if added and self.is_running:
+            self.stylesheet.update(self)  # what Textual does after a screen's CSS: rules are global
+        screen._css_update_count = self._css_update_count
 
     # --- start-up -------------------------------------------------------------
 
     def on_mount(self) -> None:
         """Apply theme and keymap, show the first area, and start building the client."""
-        theme = getattr(self.settings, "theme", None)
-        if theme and theme in self.available_themes:
-            self.theme = theme
-        keys = getattr(self.settings, "keys", None) or {}
-        if keys:
-            self.set_keymap(dict(keys))
+        self._apply_settings()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
         self.switch_mode(self.initial_mode or ordered_entries()[0].mode)
         # Build the client only after the first full frame is painted: its imports
-        # (httpx, FastAPI for the sandbox) hold the GIL in a thread and would
+        # (pydantic, httpx, FastAPI for the sandbox) hold the GIL in a thread and would
         # otherwise delay it. Two refreshes: the Footer fills its keys in a
         # recompose scheduled after the first refresh.
-        self.call_after_refresh(self.call_after_refresh, self.start_client)
+        self.call_after_refresh(self.call_after_refresh, self._after_first_frame)
+
+    def _after_first_frame(self) -> None:
+        # CREDITSCOPE_EXIT_AFTER_FIRST_FRAME=1: quit here, to profile start-up end to end
+        # (python -X importtime, cProfile); see benchmarks/first_frame.py.
+        if os.environ.get("CREDITSCOPE_EXIT_AFTER_FIRST_FRAME"):
+            self.exit()
+            return
+        self.start_client()
 
     @property
     def is_sandbox(self) -> bool:
         """True when the configured base URL is the built-in sandbox (or none is set)."""
-        base_url = getattr(self.settings, "base_url", None)
+        base_url = getattr(self._frame_settings, "base_url", None)
         return not base_url or str(base_url).rstrip("/") == SANDBOX_BASE_URL
 
     @property
     def mode_badge(self) -> str:
         """``SANDBOX`` or the live host, plus ``OFFLINE`` when offline."""
+        settings = self._frame_settings
         if self.is_sandbox:
             badge = "SANDBOX"
         else:
-            badge = urlsplit(str(self.settings.base_url)).netloc or str(self.settings.base_url)
-        if getattr(self.settings, "offline", False):
+            badge = urlsplit(str(settings.base_url)).netloc or str(settings.base_url)
+        if getattr(settings, "offline", False):
             badge += " · OFFLINE"
         return badge
 
     @work(exclusive=True, group="client", description="Start the data client", exit_on_error=False,
           thread=True)
     def start_client(self) -> None:
-        """Import and build the client off the event loop (FastAPI/httpx imports are slow)."""
+        """Validate the settings, import and build the client, off the event loop
+        (pydantic, FastAPI and httpx imports are slow)."""
+        try:
+            settings = self._validated_settings()
+        except SettingsError:
+            return  # the app exits with the error (_settings_failed)
         try:
             factory = self.client_factory
             if factory is None:
                 from creditscope.client.factory import build_client
 
                 factory = build_client
-            client = factory(self.settings)
+            client = factory(settings)
         except Exception as error:  # shown to the user, never a crash
             self.post_message(ClientFailed(error))
             return
@@ -271,7 +385,7 @@ class CreditscopeApp(App[None]):
 
     def config_path(self) -> Path | None:
         """Where settings are saved, when known."""
-        path = getattr(self.settings, "config_file", None)
+        path = getattr(self._frame_settings, "config_file", None)
         return Path(path) if path else None
 
 

@@ -26,7 +26,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static, TextArea
+from textual.widgets import Footer, Input, Static
 
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.widgets.app_header import AppHeader
@@ -63,6 +63,9 @@ class AreaScreen(Screen[None]):
 
     def action_back(self) -> None:
         """Leave a text field (so number keys navigate again), else pop a detail screen."""
+        # Imported here: TextArea (and its document modules) are not in the first frame.
+        from textual.widgets import TextArea
+
         if isinstance(self.focused, Input | TextArea):
             self.set_focus(None)
         elif len(self.app.screen_stack) > 1:

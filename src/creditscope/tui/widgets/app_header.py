@@ -23,3 +23,10 @@ class AppHeader(Horizontal):
         yield badge
         yield Label("", id="header-spacer")
         yield CreditMeter(id="credit-meter")
+
+    def show_mode(self) -> None:
+        """Show the app's current badge (its settings were validated or changed)."""
+        app: Any = self.app
+        badge = self.query_one("#mode-badge", Label)
+        badge.update(app.mode_badge)
+        badge.set_class(not app.is_sandbox, "-live")

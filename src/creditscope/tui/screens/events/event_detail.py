@@ -5,7 +5,7 @@ from __future__ import annotations
 import webbrowser
 from datetime import datetime, tzinfo
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Group, RenderableType
 from rich.table import Table
@@ -16,7 +16,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from creditscope.gazetteer import load_gazetteer
-from creditscope.models import Event
 from creditscope.tui.screens.events.formatting import (
     coordinates_text,
     event_zone,
@@ -27,6 +26,10 @@ from creditscope.tui.screens.events.formatting import (
     status_label,
     status_style,
 )
+
+if TYPE_CHECKING:
+    # Annotations only: pydantic and the models stay out of the first frame.
+    from creditscope.models import Event
 
 PLACEHOLDER = "Select an event in the feed (or its marker on the map) to see its details."
 

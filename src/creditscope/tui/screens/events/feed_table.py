@@ -7,7 +7,7 @@ event keeps its number, and its map marker, whatever the sort.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.text import Text
 from textual import on
@@ -16,7 +16,6 @@ from textual.message import Message
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowDoesNotExist
 
-from creditscope.models import Event
 from creditscope.tui.screens.events.formatting import (
     date_sort_key,
     price_sort_key,
@@ -24,6 +23,10 @@ from creditscope.tui.screens.events.formatting import (
     status_colour,
     table_time,
 )
+
+if TYPE_CHECKING:
+    # Annotations only: pydantic and the models stay out of the first frame.
+    from creditscope.models import Event
 
 # (key, heading, width, sortable)
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (

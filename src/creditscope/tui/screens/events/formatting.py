@@ -4,9 +4,12 @@ phrases, prices, coordinates and status badges. Pure functions, no Textual."""
 from __future__ import annotations
 
 from datetime import UTC, datetime, tzinfo
+from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
-from creditscope.models import Event, EventPrice
+if TYPE_CHECKING:
+    # Annotations only: pydantic and the models stay out of the first frame.
+    from creditscope.models import Event, EventPrice
 
 # Currencies written with 0 decimals in minor units (the spec leaves the unit open;
 # the sandbox and common APIs use minor units, as ISO 4217 defines them).

@@ -25,7 +25,6 @@ from textual.containers import Horizontal
 from textual.widgets import Button, Input, Static
 
 from creditscope.client.records import CacheStatus, CallRecord
-from creditscope.models import EventFeed
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
@@ -42,7 +41,9 @@ from creditscope.tui.screens.events.location_input import (
 from creditscope.tui.widgets.price_button import PriceButton
 
 if TYPE_CHECKING:
-    # Imported at run time only once the first frame is up (see _mount_map).
+    # EventFeed: annotations only, so pydantic stays out of the first frame; EventMap:
+    # imported at run time once the first frame is up (see _mount_map).
+    from creditscope.models import EventFeed
     from creditscope.tui.widgets.event_map import EventMap
 
 OPERATION = "ticketing/discovery"
