@@ -114,6 +114,7 @@ async def test_enter_in_restaurants_searches_the_suggested_city(make_app: MakeAp
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         location = app.screen.query_one("#location", TextInput)
+        await pilot.press("slash")  # the form is one key away; the area starts unfocused
         await pilot.press(*"lisb")
         await settle(pilot)
         assert location.visible_suggestion == "Lisbon, PT"
@@ -147,6 +148,7 @@ async def test_enter_before_the_suggestion_shows_still_takes_it(make_app: MakeAp
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         location = app.screen.query_one("#location", TextInput)
+        location.focus()
         location.value = "paris"
         await pilot.press("enter")
         await settle(pilot)
@@ -160,7 +162,7 @@ async def test_enter_without_a_suggestion_submits_what_was_typed(make_app: MakeA
     app = make_app(initial_mode="restaurants")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
-        await pilot.press(*"Lisbon, PT")  # nothing left to complete
+        await pilot.press("slash", *"Lisbon, PT")  # nothing left to complete
         await settle(pilot)
         await pilot.press("enter")
         await settle(pilot)

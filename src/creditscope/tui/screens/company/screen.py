@@ -67,6 +67,8 @@ class CompanyScreen(AreaScreen):
     """Look up a company: form, summary of what the service did, graded matches, the page."""
 
     CSS_PATH = "company.tcss"
+    # Not the name field: number keys keep switching areas until `/` or a click.
+    AUTO_FOCUS = "#matches"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_name", "New lookup", id="company.focus_name"),
         Binding("c", "copy_url", "Copy URL", id="company.copy_url"),
@@ -94,10 +96,6 @@ class CompanyScreen(AreaScreen):
             yield Static("", id="summary")
             yield MatchTable(id="matches")
             yield CompanyCard(id="card")
-
-    def on_mount(self) -> None:
-        """Start in the name field."""
-        self.query_one("#name", Input).focus()
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Look up, copy, export and re-check from the command palette."""

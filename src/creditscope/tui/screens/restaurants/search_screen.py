@@ -32,6 +32,8 @@ class RestaurantsScreen(AreaScreen):
     """Search restaurants by place, cuisine and count; results sortable; Enter opens one."""
 
     CSS_PATH = "restaurants.tcss"
+    # Not the location box: number keys keep switching areas until `/` or a click.
+    AUTO_FOCUS = "#results-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_location", "Search", id="restaurants.focus_search"),
         Binding(
@@ -79,8 +81,7 @@ class RestaurantsScreen(AreaScreen):
             yield RestaurantResults(id="results-table")
 
     def on_mount(self) -> None:
-        """Start with the cursor in the location box, and the button priced."""
-        self.query_one("#location", Input).focus()
+        """Price the button; the cursor stays out of the form until `/` (see AUTO_FOCUS)."""
         self._sync_price()
 
     # --- the request -------------------------------------------------------------
