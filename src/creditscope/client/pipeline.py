@@ -111,19 +111,9 @@ class CallPipeline:
         cacheable = op.ttl is not None and self.cache is not None
         price = self.price_of(op.name)
         if cacheable and (self.offline or not refresh):
-            assert self.cache is not None
-            entry = self.cache.get(key)
-            if entry is not None and (self.offline or not entry.is_stale):
-                data = parse_success(op, entry.body, entry.status,
-                                     entry.headers.get("x-request-id"))
-                if op.name == "catalog":
-                    self.prices.update_from_catalog(cast(models.Catalog, data))
-                rec = self._served_free(
-                    op, clean, started, CacheStatus.STALE if entry.is_stale else CacheStatus.HIT,
-                    price, entry.status, entry.body, entry.headers,
-                    entry.headers.get("x-request-id"),
-                )
-                return Result(data, rec)
+            served = self._from_cache(op, clean, key, started)
+            if served is not None:
+                return served
         if self.offline:
             miss = OfflineMiss(
                 f"{op.title} with these parameters is not cached", code="offline_miss"
@@ -163,6 +153,42 @@ class CallPipeline:
             del self._in_flight[key]
         self.ledger.record(rec)
         return Result(answer.data, rec)
+
+    def cached(self, operation: str, params: dict[str, Any]) -> Result[BaseModel] | None:
+        """What ``call(operation, params)`` would answer from the cache, now and synchronously.
+
+        Served and recorded exactly as ``call`` serves a cache hit (free, in the
+        ledger); ``None`` when ``call`` would go further (no fresh entry, invalid
+        params, not cacheable), so the caller then runs ``call`` as usual.
+        """
+        op = operation_named(operation)
+        if op.ttl is None or self.cache is None:
+            return None
+        started = time.perf_counter()
+        try:
+            clean = self.validate(op.name, params)
+        except InvalidRequest:
+            return None  # ``call`` records the refusal
+        return self._from_cache(op, clean, cache_key(self.base_url, op.method, op.path, clean),
+                                started)
+
+    def _from_cache(
+        self, op: operations.Operation, clean: dict[str, Any], key: str, started: float
+    ) -> Result[BaseModel] | None:
+        """A usable cached answer (fresh, or any when offline), recorded as served free."""
+        assert self.cache is not None
+        entry = self.cache.get(key)
+        if entry is None or (entry.is_stale and not self.offline):
+            return None
+        data = parse_success(op, entry.body, entry.status, entry.headers.get("x-request-id"))
+        if op.name == "catalog":
+            self.prices.update_from_catalog(cast(models.Catalog, data))
+        rec = self._served_free(
+            op, clean, started, CacheStatus.STALE if entry.is_stale else CacheStatus.HIT,
+            self.price_of(op.name), entry.status, entry.body, entry.headers,
+            entry.headers.get("x-request-id"),
+        )
+        return Result(data, rec)
 
     # --- the request as sent and recorded -----------------------------------------
 

@@ -142,9 +142,20 @@ class ResultArea(Vertical):
         return [child for child in self.children if child not in state]
 
     def run(self, request: CallRequest, *, confirm_over_budget: bool = False) -> None:
-        """Run ``request`` in a worker; a newer run in this area cancels an older one."""
+        """Run ``request`` in a worker; a newer run in this area cancels an older one.
+
+        A fresh cache hit is answered at once, without a worker or a loading
+        line, so a revisit is on screen in the same frame as the key press.
+        """
         self.last_request = request
         app: Any = self.app
+        group = f"call-{self.id or id(self)}"
+        if app.client is not None and not request.refresh:
+            result = app.client.cached(request.operation, request.params)
+            if result is not None:
+                self.workers.cancel_group(self, group)  # an older call must not land on top
+                self.post_message(self.Succeeded(self, request, result))
+                return
         waiting = app.client is None and app.client_error is None
         self._loading(
             ("Starting the sandbox…" if app.is_sandbox else "Connecting…")
@@ -154,7 +165,7 @@ class ResultArea(Vertical):
         self.run_worker(
             self._send(request, confirm_over_budget),
             name=request.operation,
-            group=f"call-{self.id or id(self)}",
+            group=group,
             description=f"{request.operation} {request.params}",
             exclusive=True,
             exit_on_error=False,

@@ -15,6 +15,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
 from creditscope.tui.clipboard import copy_text
+from creditscope.tui.leaks import watch_app
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
@@ -99,7 +100,7 @@ class ActivityScreen(AreaScreen):
                            ("Status", "status"), ("Credits", "credits"), ("Cache", "cache"),
                            ("Latency", "latency")):
             table.add_column(label, key=key)
-        self.watch(self.app, "credits", lambda _: self.refresh_calls(), init=True)
+        watch_app(self, "credits", lambda _: self.refresh_calls(), init=True)
 
     def records(self) -> list[CallRecord]:
         """This session's calls, newest first."""

@@ -26,10 +26,11 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.widgets import Input, Static
 
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.widgets.app_header import AppHeader
+from creditscope.tui.widgets.footer import Footer  # Textual's, without its key leak
 from creditscope.tui.widgets.nav_bar import NavBar
 
 

@@ -15,6 +15,8 @@ from typing import Any
 from textual.reactive import reactive
 from textual.widgets import Button
 
+from creditscope.tui.leaks import watch_app
+
 
 def price_label(action: str, price: int | None, cache_state: str | None, *, refresh: bool) -> str:
     """The button text for an action given its price and the cache state of its request."""
@@ -42,8 +44,8 @@ class PriceButton(Button):
 
     def on_mount(self) -> None:
         """Re-label when the client arrives and after every call (the cache may now hold it)."""
-        self.watch(self.app, "client_generation", lambda _: self.update_price(), init=True)
-        self.watch(self.app, "credits", lambda _: self.update_price(), init=False)
+        watch_app(self, "client_generation", lambda _: self.update_price(), init=True)
+        watch_app(self, "credits", lambda _: self.update_price(), init=False)
 
     def watch_params(self, _params: dict[str, Any]) -> None:
         """The request changed: its cache state may differ."""

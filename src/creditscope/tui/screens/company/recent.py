@@ -9,6 +9,7 @@ from textual import on
 from textual.message import Message
 from textual.widgets import Select
 
+from creditscope.tui.leaks import watch_app
 from creditscope.tui.screens.company.reasoning import domain_of
 
 FIND_COMPANY = "professional_network/find_company"
@@ -41,8 +42,8 @@ class RecentLookups(Select[str]):
 
     def on_mount(self) -> None:
         """Refill when the client arrives and after every call (a lookup may be new)."""
-        self.watch(self.app, "client_generation", lambda _: self.reload(), init=True)
-        self.watch(self.app, "credits", lambda _: self.reload(), init=False)
+        watch_app(self, "client_generation", lambda _: self.reload(), init=True)
+        watch_app(self, "credits", lambda _: self.reload(), init=False)
 
     def reload(self) -> None:
         """Read the recent lookups from the client's cache (free: nothing is sent)."""

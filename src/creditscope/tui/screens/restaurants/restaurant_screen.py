@@ -12,6 +12,7 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from creditscope.models import RestaurantDetails, RestaurantSummary
 from creditscope.tui.calls import ResultArea
+from creditscope.tui.leaks import drop_closed_watchers, watch_app
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.breadcrumb import Breadcrumb
@@ -84,8 +85,12 @@ class RestaurantScreen(AreaScreen):
 
     def on_mount(self) -> None:
         """Price the tabs now and whenever the client is rebuilt; open the overview."""
-        self.watch(self.app, "client_generation", lambda _: self.relabel_tabs(), init=True)
+        watch_app(self, "client_generation", lambda _: self.relabel_tabs(), init=True)
         self.part("overview").ensure_loaded()
+
+    def on_unmount(self) -> None:
+        """Popped: let go of the app's watchers (else the app keeps this whole screen alive)."""
+        drop_closed_watchers(self.app)
 
     def part(self, pane_id: str) -> RestaurantPart:
         """The part shown in the tab ``pane_id`` (``"overview"``, ``"menu"``, ``"reviews"``)."""
@@ -133,4 +138,6 @@ class RestaurantScreen(AreaScreen):
 
     def action_show_part(self, pane_id: str) -> None:
         """Switch to a part (fetching it if this is its first opening)."""
+        # Load before switching: a cached part is filled before the tab's first frame.
+        self.part(pane_id).ensure_loaded()
         self.query_one("#restaurant-parts", TabbedContent).active = pane_id
