@@ -24,11 +24,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Static
 
-from creditscope.client.records import CacheStatus, CallRecord
+from creditscope.client.records import CallRecord
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.events.event_detail import EventDetail
+from creditscope.tui.screens.events.feed_summary import (
+    describe_point,
+    feed_summary,
+    venue_markers,
+)
 from creditscope.tui.screens.events.feed_table import EventFeedTable
 from creditscope.tui.screens.events.formatting import point_text, viewer_zone
 from creditscope.tui.screens.events.location_input import (
@@ -55,12 +60,6 @@ EMPTY_START = (
     "No search yet. Events near your point appear here, numbered like the markers on the map."
 )
 EMPTY_FEED = "No events here: try a city, or click closer to one on the map."
-
-
-def describe_point(point: SearchPoint) -> str:
-    """``Lisbon, PT (38.7251, -9.1498)``, or just the coordinates for a typed point."""
-    coordinates = point_text(point.lat, point.lng)
-    return coordinates if point.label == coordinates else f"{point.label} ({coordinates})"
 
 
 class EventsScreen(AreaScreen):
@@ -341,34 +340,15 @@ class EventsScreen(AreaScreen):
             self.query_one("#events-more", PriceButton).disabled = False
 
     def _summarise(self, feed: EventFeed, record: CallRecord) -> None:
-        location = feed.location
-        near = (location.nearest_city if location else None) or "—"
-        shown = len(self.feed_table.events)
-        parts = [f"[b]{feed.count}[/b] events on this page", f"nearest city [b]{near}[/b]"]
-        if location is not None:
-            parts.append(point_text(location.lat, location.lng))
-        parts.append(f"{shown} shown over {self.pages} page{'s' if self.pages != 1 else ''}")
-        if self.next_request is None:
-            parts.append("last page")
-        if record.cache in (CacheStatus.HIT, CacheStatus.STALE):
-            parts.append("[reverse] cached [/reverse] free")
-        elif record.cache == CacheStatus.REFRESH:
-            parts.append(f"refreshed · {record.credits_charged} cr")
-        elif record.credits_charged:
-            parts.append(f"{record.credits_charged} cr")
-        self.query_one("#events-summary", Static).update(" · ".join(parts))
+        line = feed_summary(
+            feed, record, shown=len(self.feed_table.events), pages=self.pages,
+            last_page=self.next_request is None,
+        )
+        self.query_one("#events-summary", Static).update(line)
 
     def _show_on_map(self, *, fit: bool) -> None:
-        from creditscope.tui.widgets.event_map import MapMarker
-
         table = self.feed_table
-        markers = [
-            MapMarker(number, event.venue.latitude, event.venue.longitude, event.venue.name or "")
-            for number, event in enumerate(table.events, start=1)
-            if event.venue is not None
-            and event.venue.latitude is not None
-            and event.venue.longitude is not None
-        ]
+        markers = venue_markers(table.events)
         event_map = self.event_map
         event_map.markers = markers
         event_map.selected = table.highlighted_number
