@@ -69,10 +69,6 @@ class CachedEntry:
         """True once the entry has outlived its TTL."""
         return time.time() >= self.expires_at
 
-    @property
-    def age_seconds(self) -> float:
-        return max(0.0, time.time() - self.stored_at)
-
 
 @dataclass
 class CacheStats:

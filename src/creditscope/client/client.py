@@ -75,11 +75,6 @@ class DataClient(CallPipeline):
             found += self.cache.warnings
         return found
 
-    @property
-    def has_key(self) -> bool:
-        """Whether a key is configured (keyed operations fail fast without one)."""
-        return self._api_key is not None
-
     def set_api_key(self, api_key: str | None) -> None:
         """Use another key from the next call on (e.g. after Settings)."""
         self._api_key = api_key or None

@@ -16,10 +16,6 @@ class PriceTable:
         """Credits one successful request to ``operation`` costs."""
         return self._prices[operations.get(operation).name]
 
-    def as_dict(self) -> dict[str, int]:
-        """Every operation's current price."""
-        return dict(self._prices)
-
     def update_from_catalog(self, catalog: models.Catalog) -> list[str]:
         """Apply the catalog's prices; returns the operations whose price changed."""
         changed: list[str] = []

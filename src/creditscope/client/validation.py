@@ -45,11 +45,6 @@ MAX_TEXT_LENGTH = 1000
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
-def fields_of(operation: str) -> tuple[str, ...]:
-    """The parameter names ``operation`` accepts (for the CLI's help and forms)."""
-    return _FIELDS[operations.get(operation).name]
-
-
 def operation_named(operation: str) -> operations.Operation:
     """The operation called ``operation``, or ``InvalidRequest(code="unknown_operation")``."""
     try:
