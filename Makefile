@@ -1,16 +1,28 @@
 # Two commands on a fresh machine: `make run` and `make test`.
-# Each creates .venv and installs what it needs the first time.
+# Each creates .venv and installs exactly what uv.lock pins the first time
+# (and again whenever pyproject.toml or uv.lock changes).
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+UV := $(BIN)/uv
+# uv is bootstrapped with pip at the exact version the lock pins for it (pyproject's dev extra).
+UV_PIN := $(shell grep -o '"uv==[^"]*"' pyproject.toml | tr -d '"')
+# The venv uses the python3 that made it; uv never downloads an interpreter here.
+export UV_PROJECT_ENVIRONMENT := $(VENV)
+export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint serve screenshots bench clean
+.PHONY: run test lint lock serve screenshots bench clean
 
-$(STAMP): pyproject.toml
+# Only when there is no uv yet: afterwards uv.lock pins uv like everything else.
+$(UV):
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(BIN)/python -m pip install --quiet '$(UV_PIN)'
+
+# --locked: install uv.lock exactly, and fail if pyproject.toml changed without `make lock`.
+$(STAMP): pyproject.toml uv.lock | $(UV)
+	$(UV) sync --quiet --locked --extra dev || { echo "make: if uv.lock is out of date" \
+	    "with pyproject.toml, run '$(UV) lock' (or 'make lock') and commit uv.lock" >&2; exit 1; }
 	touch $(STAMP)
 
 run: $(STAMP)
@@ -25,6 +37,12 @@ test: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests tools benchmarks
+
+# On purpose only: move every pin in uv.lock to the newest release pyproject.toml allows.
+lock: | $(UV)
+	$(UV) lock --upgrade
+	$(UV) sync --quiet --locked --extra dev
+	touch $(STAMP)
 
 screenshots: $(STAMP)
 	$(BIN)/python tools/make_screenshots.py

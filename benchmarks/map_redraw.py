@@ -3,7 +3,9 @@
 A redraw is everything the widget does to produce its 40 lines: rasterising
 land and borders (skipped when the viewport is cached), then composing the
 markers, crosshair and captions into strips. "Cold" clears the raster cache
-before each run; "warm" keeps it (what happens when only the selection moves).
+and the inflated land-mask tiles before each run; "warm" keeps them (what
+happens when only the selection moves). City views draw land from the 1 km
+mask; the world view from the 1:110m outlines.
 
 Run: .venv/bin/python benchmarks/map_redraw.py [runs]
 """
@@ -19,11 +21,16 @@ from textual.app import App, ComposeResult
 
 from creditscope.tui.widgets.event_map import WORLD_CENTER, EventMap, MapMarker
 from creditscope.worldmap.land import load_world
+from creditscope.worldmap.landmask import load_mask
 from creditscope.worldmap.raster import clear_cache
 
 SIZE = (120, 40)
 MARKERS = [MapMarker(n, 48.8 + n * 0.01, 2.3 + n * 0.013, f"venue {n}") for n in range(1, 21)]
-VIEWS = {"world": (WORLD_CENTER, 1.0), "city": ((48.86, 2.35), 300.0)}
+VIEWS = {
+    "world": (WORLD_CENTER, 1.0),
+    "city": ((48.86, 2.35), 300.0),
+    "coast": ((38.72, -9.14), 600.0),  # Lisbon and the Tagus, from the 1 km land mask
+}
 
 
 class BenchApp(App[None]):
@@ -47,7 +54,8 @@ def redraw(event_map: EventMap, selected: int) -> float:
 
 async def measure(runs: int) -> dict[tuple[str, str], float]:
     """Median redraw time for each (view, cold/warm)."""
-    load_world()  # parsing the data file once per process is not a redraw
+    load_world()  # parsing the data files once per process is not a redraw
+    load_mask()
     results: dict[tuple[str, str], float] = {}
     app = BenchApp()
     async with app.run_test(size=SIZE) as pilot:

@@ -171,9 +171,12 @@ def main() -> None:
         trivial = home / "trivial_app.py"
         trivial.write_text(TRIVIAL_APP)
         trivial_port, sandbox_port = free_port(), free_port()
+        key_file = home / "keys"
+        key_file.write_text(KEY + "\n")
+        key_file.chmod(0o600)
         serve = [PYTHON, "-m", "creditscope", "serve", "--host", HOST, "--port",
-                 str(sandbox_port), "--db", str(home / "sandbox.sqlite3"), "--key", KEY,
-                 "--credits", str(10**9)]
+                 str(sandbox_port), "--db", str(home / "sandbox.sqlite3"), "--key-file",
+                 str(key_file), "--credits", str(10**9)]
         with (server([PYTHON, str(trivial), HOST, str(trivial_port)], trivial_port, home) as t,
               server(serve, sandbox_port, home) as s):
             loads = asyncio.run(measure({"trivial FastAPI": t, "creditscope serve": s},

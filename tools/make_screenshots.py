@@ -1,29 +1,71 @@
 """Regenerate screenshots/: one SVG and one PNG per explorer screen, on the sandbox.
 
-Run with ``make screenshots``. PNGs need ``rsvg-convert`` (Debian/Ubuntu:
-``sudo apt-get install -y librsvg2-bin``; macOS: ``brew install librsvg``).
+Run with ``make screenshots``. The explorer runs on the in-process sandbox at a
+frozen time (a Friday evening in Lisbon, when restaurants are open and the
+week's events are still ahead), with fixed latencies, so the images only change
+when the screens do. Form fields are filled by value, never by typing after a
+focus key, so no stray character lands in them. PNGs are rendered from the
+SVGs by headless Chromium (Playwright drives Debian's ``/usr/bin/chromium``, or
+``$CHROMIUM``), which lays text out as a terminal does; the page may not reach
+the network, so the fonts are the machine's monospace ones.
 """
 
 from __future__ import annotations
 
 import asyncio
-import shutil
-import subprocess
+import os
+import re
 import sys
 import tempfile
+import time
 from collections.abc import Awaitable, Callable
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 from textual.pilot import Pilot
+from textual.widgets import Input
 
+from creditscope.client.client import DataClient
+from creditscope.client.factory import build_client
+from creditscope.client.records import CallRecord
+from creditscope.sandbox.app import create_app
+from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.navigation import ordered_entries
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 SIZE = (120, 36)
+# Friday 14 November 2025, 20:15 in Lisbon (UTC+0 in winter): dinner time.
+FROZEN_NOW = datetime(2025, 11, 14, 20, 15, tzinfo=UTC)
+FIXED_LATENCY_MS = 38.0
+CHROMIUM = Path(os.environ.get("CHROMIUM", "/usr/bin/chromium"))
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+]  # fmt: skip
 Step = Callable[[Pilot[Any]], Awaitable[None]]
+
+
+def _freeze(record: CallRecord) -> None:
+    # Latency and request ids vary run to run; the screenshots should not.
+    record.latency_ms = FIXED_LATENCY_MS
+    record.started_at = FROZEN_NOW
+    if record.request_id:
+        record.request_id = "req_0123456789abcdef"
+    for name in list(record.response_headers):
+        if name.lower() == "x-request-id":
+            record.response_headers[name] = "req_0123456789abcdef"
+
+
+def frozen_client(settings: Settings) -> DataClient:
+    """The sandbox client, with "now" frozen and fixed latencies."""
+    sandbox = create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW))
+    client = build_client(settings, transport=httpx.ASGITransport(app=sandbox))
+    client.ledger.subscribe(_freeze)
+    return client
 
 
 async def settle(pilot: Pilot[Any]) -> None:
@@ -32,6 +74,19 @@ async def settle(pilot: Pilot[Any]) -> None:
         await pilot.pause()
         await pilot.app.workers.wait_for_complete()
     await pilot.pause(0.2)
+
+
+async def fill_and_submit(pilot: Pilot[Any], values: dict[str, str]) -> None:
+    """Set each field (by id) to its value, then press Enter in the first one."""
+    app: Any = pilot.app
+    await app.wait_for_client()
+    await settle(pilot)
+    fields = [app.screen.query_one(f"#{name}", Input) for name in values]
+    for field, value in zip(fields, values.values(), strict=True):
+        field.value = value
+    fields[0].focus()
+    await pilot.press("enter")
+    await settle(pilot)
 
 
 async def with_a_call(pilot: Pilot[Any]) -> None:
@@ -59,32 +114,21 @@ async def nothing(pilot: Pilot[Any]) -> None:
     """Take the area as it opens."""
 
 
-async def type_and_submit(pilot: Pilot[Any], *fields: str) -> None:
-    """Focus the area's first field with `/`, type each field (Tab between), press Enter."""
-    await pilot.press("slash")
-    for index, text in enumerate(fields):
-        if index:
-            await pilot.press("tab")
-        await pilot.press(*text)
-    await pilot.press("enter")
-    await settle(pilot)
-
-
 async def events_near_lisbon(pilot: Pilot[Any]) -> None:
-    """Events near Lisbon with the third event selected."""
-    await type_and_submit(pilot, "Lisbon")
+    """Events near Lisbon on the city map, the third event selected."""
+    await fill_and_submit(pilot, {"events-location": "Lisbon"})
     await pilot.press("f", "down", "down")
     await settle(pilot)
 
 
 async def company_lookup(pilot: Pilot[Any]) -> None:
     """A similar-name family where the website decides the high match."""
-    await type_and_submit(pilot, "Northwind Labs Ltd", "northwind-labs.co.uk")
+    await fill_and_submit(pilot, {"name": "Northwind Labs Ltd", "website": "northwind-labs.co.uk"})
 
 
 async def restaurants_in_lisbon(pilot: Pilot[Any]) -> None:
     """Restaurant search results."""
-    await type_and_submit(pilot, "Lisbon")
+    await fill_and_submit(pilot, {"location": "Lisbon"})
 
 
 async def restaurant_menu(pilot: Pilot[Any]) -> None:
@@ -112,7 +156,9 @@ async def shoot(name: str, mode: str, step: Step, home: Path) -> Path:
     """Open ``mode``, run ``step``, save ``screenshots/<name>.svg``."""
     settings = Settings(cache_dir=home / name / "cache", data_dir=home / name / "data",
                         config_file=home / "config.toml")
-    app = CreditscopeApp(settings, initial_mode=mode)
+    app = CreditscopeApp(
+        settings, client_factory=frozen_client, clock=lambda: FROZEN_NOW, initial_mode=mode
+    )
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         await step(pilot)
@@ -120,29 +166,73 @@ async def shoot(name: str, mode: str, step: Step, home: Path) -> Path:
     return path
 
 
-async def main() -> int:
-    """Shoot every area plus the modals; convert to PNG when rsvg-convert exists."""
-    OUT.mkdir(exist_ok=True)
+def svg_size(svg: str) -> tuple[int, int]:
+    """The pixel size of a Rich SVG, from its viewBox."""
+    found = re.search(r'viewBox="0 0 ([\d.]+) ([\d.]+)"', svg)
+    if found is None:
+        raise ValueError("no viewBox in the SVG")
+    return round(float(found[1])), round(float(found[2]) + 0.5)
+
+
+def render_pngs(svgs: list[Path]) -> None:
+    """Render each SVG to a PNG beside it in headless Chromium, offline."""
+    from playwright.sync_api import Route, sync_playwright
+
+    def offline(route: Route) -> None:
+        route.abort()  # the SVG's web fonts: use the local monospace font instead
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True, timeout=30_000
+        )
+        try:
+            page = browser.new_page()
+            page.route("http*://**", offline)
+            for svg in svgs:
+                text = svg.read_text(encoding="utf-8")
+                width, height = svg_size(text)
+                page.set_viewport_size({"width": width, "height": height})
+                page.set_content(
+                    "<!doctype html><html><head><style>html,body{margin:0;background:#000}"
+                    f"svg{{display:block;width:{width}px}}</style></head><body>{text}</body></html>"
+                )
+                page.evaluate("document.fonts.ready")
+                png = svg.with_suffix(".png")
+                page.locator("svg").first.screenshot(path=str(png))
+                print(f"wrote {png.relative_to(OUT.parent)}")
+        finally:
+            browser.close()
+
+
+async def take_all(home: Path, only: set[str]) -> list[Path]:
+    """Shoot every area plus the extra views, in order (or just those named in ``only``)."""
     shots: list[tuple[str, str, Step]] = [(e.mode, e.mode, nothing) for e in ordered_entries()]
     for name, (mode, step) in EXTRA.items():
         shots = [shot for shot in shots if shot[0] != name] + [(name, mode, step)]
-    converter = shutil.which("rsvg-convert")
+    shots = [shot for shot in shots if not only or shot[0] in only]
+    svgs = []
+    for name, mode, step in shots:
+        svg = await shoot(name, mode, step, home)
+        print(f"wrote {svg.relative_to(OUT.parent)}")
+        svgs.append(svg)
+    return svgs
+
+
+def main() -> int:
+    """Write every SVG (or those named as arguments), then render their PNGs in Chromium."""
+    os.environ["TZ"] = "UTC"  # "your time" columns show the frozen UTC time
+    time.tzset()
+    OUT.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory() as home:
-        for name, mode, step in shots:
-            svg = await shoot(name, mode, step, Path(home))
-            print(f"wrote {svg.relative_to(OUT.parent)}")
-            if converter:
-                png = svg.with_suffix(".png")
-                subprocess.run([converter, str(svg), "-o", str(png)], check=True)
-                print(f"wrote {png.relative_to(OUT.parent)}")
-    if not converter:
-        print("rsvg-convert not found, so no PNGs were made. Install it with "
-              "`sudo apt-get install -y librsvg2-bin` (Debian/Ubuntu) or "
-              "`brew install librsvg` (macOS), then run `make screenshots` again.",
-              file=sys.stderr)
+        svgs = asyncio.run(take_all(Path(home), set(sys.argv[1:])))
+    if not CHROMIUM.exists():
+        print(f"{CHROMIUM} not found, so no PNGs were made. Install chromium "
+              "(`sudo apt-get install -y chromium`) or set $CHROMIUM, then run "
+              "`make screenshots` again.", file=sys.stderr)
         return 1
+    render_pngs(svgs)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(asyncio.run(main()))
+    sys.exit(main())

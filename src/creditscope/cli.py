@@ -10,16 +10,16 @@ from typing import Any
 
 import click
 
-from creditscope import __version__
-
 # name -> "module:attribute" of a click command, loaded on first use.
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "tui": ("creditscope.commands.tui", "Open the explorer (the default)."),
     "serve": ("creditscope.commands.serve", "Run the built-in sandbox service over HTTP."),
     "call": ("creditscope.commands.call", "Call one operation and print the result."),
+    "batch": ("creditscope.commands.batch", "Run one operation for every row of a file."),
     "credits": ("creditscope.commands.credits", "Show credits spent and saved."),
     "cache": ("creditscope.commands.cache", "Inspect or clear the response cache."),
     "web": ("creditscope.commands.web", "Serve the explorer in a web browser."),
+    "doctor": ("creditscope.commands.doctor", "Check settings, storage, terminal and service."),
 }
 
 
@@ -53,8 +53,19 @@ def _module_exists(module_name: str) -> bool:
     return find_spec(module_name) is not None
 
 
+def _print_version(ctx: click.Context, _param: click.Parameter, value: bool) -> None:
+    if value and not ctx.resilient_parsing:
+        from creditscope.about import version_line
+
+        click.echo(version_line())
+        ctx.exit()
+
+
 @click.group(cls=LazyGroup, invoke_without_command=True)
-@click.version_option(__version__, prog_name="creditscope")
+@click.option(
+    "--version", is_flag=True, expose_value=False, is_eager=True, callback=_print_version,
+    help="Show the version, and Textual's and Python's, and exit.",
+)
 @click.pass_context
 def main(ctx: click.Context, **_: Any) -> None:
     """creditscope: explore a credit-metered data API without spending a credit twice.

@@ -30,6 +30,7 @@ from pydantic_settings import (
 )
 
 from creditscope import operations
+from creditscope.private_files import private_directory
 from creditscope.settings_layers import (
     COMPLEX_FIELDS,
     CONFIG_FILE_ENV,
@@ -41,6 +42,7 @@ from creditscope.settings_layers import (
     read_env,
     read_settings_layers,
 )
+from creditscope.web_demo import refuse_in_web_demo
 
 __all__ = [
     "CONFIG_FILE_ENV", "ENV_PREFIX", "Settings", "SettingsError", "SettingsLayers", "TTLSettings",
@@ -81,6 +83,10 @@ class TTLSettings(BaseModel):
         }
 
 
+DEFAULT_TIMEOUT_S = 30.0
+MAX_TIMEOUT_S = 600.0
+
+
 class Settings(BaseSettings):
     """Everything the user can configure. Build with ``load_settings()``."""
 
@@ -97,6 +103,8 @@ class Settings(BaseSettings):
     config_file: Path = Field(default_factory=default_config_file)
     offline: bool = False
     budget: int | None = Field(default=None, ge=0)  # session budget in credits
+    # Seconds to wait for an answer (CREDITSCOPE_TIMEOUT), as the official SDKs offer.
+    timeout: float = Field(default=DEFAULT_TIMEOUT_S, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)
     ttl: TTLSettings = Field(default_factory=TTLSettings)
     theme: str | None = None
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key, e.g. "nav.catalog"
@@ -177,7 +185,8 @@ def _first_error(exc: ValidationError) -> str:
 def save_settings(settings: Settings, path: Path | None = None) -> Path:
     """Write ``settings`` as TOML with mode 0600 (the only file that may hold the key)."""
     target = path or settings.config_file
-    target.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+    refuse_in_web_demo("The configuration")
+    private_directory(target.parent)
     text = settings_toml(settings)
     temporary = target.with_name(target.name + ".tmp")
     # Created 0600 from the first byte, so the key is never readable by others.
@@ -210,6 +219,8 @@ def settings_toml(settings: Settings) -> str:
         lines.append("offline = true")
     if settings.budget is not None:
         lines.append(f"budget = {settings.budget}")
+    if settings.timeout != DEFAULT_TIMEOUT_S:
+        lines.append(f"timeout = {settings.timeout:g}")
     if settings.theme:
         lines.append(f"theme = {_toml_string(settings.theme)}")
     ttl_defaults = TTLSettings()

@@ -80,12 +80,29 @@ def wait_for_port(port: int, process: subprocess.Popen[str], timeout: float) -> 
     pytest.fail(f"`creditscope web` did not listen on port {port} within {timeout:.0f}s")
 
 
+_PRINTED_URL = re.compile(r"Open (http://\S+) in a browser")
+
+
+def printed_url(log_path: Path, process: subprocess.Popen[str], timeout: float = 20) -> str:
+    """The address (with its token) `creditscope web` printed in its log."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if match := _PRINTED_URL.search(log_path.read_text(encoding="utf-8", errors="replace")):
+            return match[1]
+        if process.poll() is not None:
+            break
+        time.sleep(0.1)
+    pytest.fail(f"`creditscope web` printed no address:\n{log_path.read_text()[-2000:]}")
+
+
 @contextmanager
-def web_server(port: int, env: dict[str, str], log_path: Path) -> Iterator[subprocess.Popen[str]]:
-    """Run ``creditscope web --port PORT`` (this Python) until the block ends."""
+def web_server(
+    port: int, env: dict[str, str], log_path: Path, *extra: str
+) -> Iterator[subprocess.Popen[str]]:
+    """Run ``creditscope web --port PORT [extra...]`` (this Python) until the block ends."""
     with log_path.open("w+", encoding="utf-8") as log:
         process = subprocess.Popen(
-            [sys.executable, "-m", "creditscope", "web", "--port", str(port)],
+            [sys.executable, "-m", "creditscope", "web", "--port", str(port), *extra],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,

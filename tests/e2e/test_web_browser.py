@@ -18,6 +18,7 @@ from browser_harness import (
     TerminalStream,
     chromium,
     free_port,
+    printed_url,
     require_browser,
     wait_for_port,
     web_server,
@@ -36,7 +37,6 @@ def test_explorer_in_a_browser(tmp_path: Path, isolated_dirs: dict[str, Path]) -
 
     started = time.monotonic()
     port = free_port()
-    url = f"http://127.0.0.1:{port}"
     # os.environ already points HOME and XDG_* at the isolated dirs (conftest).
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     off_host: list[str] = []
@@ -52,6 +52,7 @@ def test_explorer_in_a_browser(tmp_path: Path, isolated_dirs: dict[str, Path]) -
     log_path = tmp_path / "web.log"
     with web_server(port, env, log_path) as server, sync_playwright() as playwright:
         wait_for_port(port, server, timeout=20)
+        url = printed_url(log_path, server)
         with chromium(playwright, executable) as browser:
             context = browser.new_context(viewport={"width": 1280, "height": 800})
             context.set_default_timeout(15_000)
@@ -60,6 +61,8 @@ def test_explorer_in_a_browser(tmp_path: Path, isolated_dirs: dict[str, Path]) -
             stream = TerminalStream(page)
             try:
                 page.goto(url, wait_until="load")
+                # The token became a cookie; a screen share no longer shows it.
+                assert "token" not in page.url
                 # The explorer's header is the first thing it paints.
                 stream.wait_for("creditscope", timeout=30)
                 page.wait_for_selector("body.-first-byte", state="attached")

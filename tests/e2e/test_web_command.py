@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from click.testing import CliRunner
 
 from creditscope.cli import main
-from creditscope.commands import web
+from creditscope.commands import web, web_server
 from creditscope.sandbox import DEMO_KEY
 
 LIVE_KEY = "sk_live_do_not_print_9876"
@@ -61,10 +61,11 @@ def test_non_loopback_needs_public(started: list[Any], host: str) -> None:
     assert started == []
 
 
-def test_public_warns_there_is_no_authentication(started: list[Any]) -> None:
+def test_public_warns_anyone_with_the_url_can_use_it(started: list[Any]) -> None:
     result = run("--host", "0.0.0.0", "--port", "8123", "--public")
     assert result.exit_code == 0, result.output
-    assert "no authentication" in result.output
+    assert "anyone with the printed URL" in result.output
+    assert "--allowed-host" in result.output
     [server] = started
     assert (server.host, server.port) == ("0.0.0.0", 8123)
 
@@ -119,14 +120,16 @@ def test_is_loopback(host: str, loopback: bool) -> None:
 
 
 def test_page_template_loads_nothing_from_other_hosts() -> None:
-    template = web.offline_index_template()
+    template = web_server.offline_index_template()
     assert "googleapis" not in template
     assert "fonts/RobotoMono-VariableFont_wght.ttf" in template
     assert 'js/textual.js"' in template
 
 
-async def _client(host: str = "127.0.0.1") -> TestClient[Any, Any]:
-    server = web.build_server(host, 0, command="true")
+async def _client(
+    host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = ()
+) -> TestClient[Any, Any]:
+    server = web.build_server(host, 0, command="true", allowed_hosts=allowed_hosts)
     client: TestClient[Any, Any] = TestClient(TestServer(await server._make_app()))
     await client.start_server()
     return client
@@ -169,13 +172,15 @@ async def test_websocket_from_another_site_is_refused() -> None:
     assert response.status == 403
 
 
-async def test_public_bind_accepts_any_host_name() -> None:
-    client = await _client(host="0.0.0.0")
+async def test_public_bind_accepts_only_allowed_host_names() -> None:
+    client = await _client(host="0.0.0.0", allowed_hosts=("demo.example.com",))
     try:
-        response = await client.get("/", headers={"Host": "demo.example.com:8000"})
+        allowed = await client.get("/", headers={"Host": "demo.example.com:8000"})
+        other = await client.get("/", headers={"Host": "rebound.example.net:8000"})
     finally:
         await client.close()
-    assert response.status == 200
+    assert allowed.status == 200
+    assert other.status == 403
 
 
 @pytest.mark.parametrize(

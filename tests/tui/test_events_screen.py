@@ -176,7 +176,9 @@ async def test_clicking_a_marker_selects_its_row(make_app: MakeApp) -> None:
         assert spent(app) == 3  # selecting is free: no new search
 
 
-async def test_a_click_on_the_map_sets_a_new_point_and_searches(make_app: MakeApp) -> None:
+async def test_a_click_on_the_map_picks_a_point_and_search_is_its_own_priced_step(
+    make_app: MakeApp,
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -189,6 +191,11 @@ async def test_a_click_on_the_map_sets_a_new_point_and_searches(make_app: MakeAp
         await settle(pilot)
         assert screen.location_input.value == f"{lat:.4f}, {lng:.4f}"
         assert event_map.search_point == pytest.approx((lat, lng), abs=1e-4)
+        assert spent(app) == 0  # picking a point never spends
+        search_button = screen.query_one("#events-search", PriceButton)
+        assert app.focused is search_button and "3 cr" in str(search_button.label)
+        await pilot.press("enter")  # searching there is its own action
+        await settle(pilot)
         assert screen.feed_table.row_count == 20
         assert "nearest city" in summary(screen)
         assert spent(app) == 3

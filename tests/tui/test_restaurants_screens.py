@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from rich.console import Console
-from rich.text import Text
+from textual.content import Content
 from textual.pilot import Pilot
 from textual.widgets import Input, Select, Static, TabbedContent
 
@@ -27,8 +27,8 @@ MakeApp = Callable[..., CreditscopeApp]
 def text_of(widget: Static) -> str:
     """What a Static shows, as plain text."""
     content: Any = widget.content
-    if isinstance(content, str):
-        return Text.from_markup(content).plain
+    if isinstance(content, str):  # Textual markup ("[$text-muted]…"), not Rich's
+        return Content.from_markup(content).plain
     console = Console(width=200, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
     console.print(content)
     return console.export_text()

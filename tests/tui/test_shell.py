@@ -85,11 +85,15 @@ async def test_copy_as_curl_reads_the_key_from_the_environment(
         await pilot.press("c")
         await settle(pilot)
         assert len(copied) == 1
-        curl = copied[0]
-        assert curl.startswith("curl -sS -X GET ")
-        assert "/restaurants/search?" in curl and "location=Paris" in curl
-        assert '"X-API-Key: $CREDITSCOPE_API_KEY"' in curl
-        assert DEMO_KEY not in curl
+        comment, command = copied[0].rsplit("\n", 1)
+        # The in-process sandbox has no address: the command targets `creditscope serve`,
+        # after the lines saying how to start it.
+        assert "creditscope serve --port 8080" in comment
+        assert all(line.startswith("#") for line in comment.splitlines())
+        assert command.startswith("curl -sS -X GET 'http://127.0.0.1:8080/restaurants/search?")
+        assert "location=Paris" in command
+        assert '"X-API-Key: $CREDITSCOPE_API_KEY"' in command
+        assert DEMO_KEY not in copied[0]
 
 
 async def test_provider_form_sends_and_shows_the_request_id(make_app: MakeApp) -> None:

@@ -20,6 +20,8 @@ from typing import Any
 import diskcache
 import platformdirs
 
+from creditscope.private_files import private_database, private_directory
+
 CACHE_FORMAT = "v1"  # bump when the stored entry shape changes
 
 # Response headers worth keeping with a cached body; nothing that could identify the caller.
@@ -87,13 +89,13 @@ class ResponseCache:
     def __init__(self, directory: Path | None = None) -> None:
         self.directory = Path(directory) if directory is not None else default_cache_directory()
         self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
-        self.directory.mkdir(parents=True, exist_ok=True)
+        private_directory(self.directory)
         try:
             self._store = self._open()
         except (sqlite3.Error, OSError) as exc:
             # A damaged cache only costs re-fetching: set it aside and start empty.
             moved = set_aside(self.directory)
-            self.directory.mkdir(parents=True, exist_ok=True)
+            private_directory(self.directory)
             self._store = self._open()
             self.warnings.append(
                 f"The response cache was damaged ({exc}); it was moved to {moved} and a new"
@@ -101,7 +103,9 @@ class ResponseCache:
             )
 
     def _open(self) -> diskcache.Cache:
-        store = diskcache.Cache(str(self.directory))
+        private_database(self.directory / "cache.db")  # 0700 directory, 0600 database
+        # Values up to 16 MiB stay inside that database rather than in separate files.
+        store = diskcache.Cache(str(self.directory), disk_min_file_size=2**24)
         try:
             # Opening succeeds on some damage; reading the index is what fails.
             store.get("creditscope-probe")

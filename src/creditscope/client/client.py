@@ -18,7 +18,7 @@ from creditscope.client.cache import cache_key
 from creditscope.client.curl import mask_headers, mask_key
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.pipeline import DEFAULT_TIMEOUT, CallPipeline
-from creditscope.client.records import CacheStatus, Result
+from creditscope.client.records import CacheStatus, Result, cache_note
 
 # DEFAULT_TIMEOUT is re-exported: it was defined here before the pipeline moved out.
 __all__ = ["DEFAULT_TIMEOUT", "DataClient", "PlannedRequest"]
@@ -36,10 +36,19 @@ class PlannedRequest:
     price: int
     cache: CacheStatus
 
+    offline: bool = False
+
     @property
     def cost(self) -> int:
-        """Credits the call would spend now: 0 when a fresh cached answer exists."""
-        return 0 if self.cache in (CacheStatus.HIT, CacheStatus.STALE) else self.price
+        """Credits the call would spend now: 0 when a fresh cached answer exists, or
+        (offline only) a stale one; online an expired copy is fetched again and paid."""
+        free = self.cache is CacheStatus.HIT or (self.cache is CacheStatus.STALE and self.offline)
+        return 0 if free else self.price
+
+    @property
+    def note(self) -> str:
+        """What the cache means for this call, for labels: "cached", "cached copy expired"."""
+        return cache_note(self.cache, offline=self.offline)
 
 
 class DataClient(CallPipeline):
@@ -57,7 +66,8 @@ class DataClient(CallPipeline):
         await self.aclose()
 
     async def aclose(self) -> None:
-        """Close the HTTP connection pool."""
+        """Let exchanges still on the wire finish and be recorded, then close the pool."""
+        await self.drain()
         await self._http.aclose()
 
     # --- the key ------------------------------------------------------------
@@ -107,6 +117,7 @@ class DataClient(CallPipeline):
             body=clean if op.is_post else None,
             price=self.price_of(op.name),
             cache=self.cache_state(op.name, clean),
+            offline=self.offline,
         )
 
     def recent(self, operation: str, limit: int = 20) -> list[dict[str, Any]]:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shlex
+from dataclasses import dataclass
 
 from creditscope.client.records import CallRecord
 
@@ -33,9 +34,35 @@ def mask_headers(headers: dict[str, str]) -> dict[str, str]:
     return masked
 
 
-def curl_command(record: CallRecord) -> str:
-    """A curl command that repeats ``record``, reading the key from ``$CREDITSCOPE_API_KEY``."""
-    parts = ["curl", "-sS", "-X", record.method, shlex.quote(record.url)]
+@dataclass(frozen=True)
+class LocalService:
+    """Where a call made in-process can be repeated over HTTP, and how to start it there.
+
+    The explorer's built-in sandbox has no address (``base_url`` is a placeholder that
+    resolves nowhere); ``creditscope serve`` runs the same sandbox at ``address``.
+    """
+
+    base_url: str  # the placeholder the in-process records carry
+    address: str  # where `start` serves it, e.g. http://127.0.0.1:8080
+    start: str  # the command line that starts it (it prints the key it accepts)
+
+
+def curl_command(record: CallRecord, *, local: LocalService | None = None) -> str:
+    """A curl command that repeats ``record``, reading the key from ``$CREDITSCOPE_API_KEY``.
+
+    With ``local`` (a call made to the in-process sandbox), the command goes to the
+    served sandbox's address instead, after a comment line saying how to start it.
+    """
+    url = record.url
+    preface = ""
+    if local is not None and url.startswith(local.base_url.rstrip("/")):
+        url = local.address.rstrip("/") + url[len(local.base_url.rstrip("/")):]
+        preface = (
+            f"# The explorer's sandbox runs in-process; serve it first, in another terminal:\n"
+            f"#   {local.start}\n"
+            f"# and export {KEY_ENV_VAR} with the API key it prints.\n"
+        )
+    parts = ["curl", "-sS", "-X", record.method, shlex.quote(url)]
     for name, value in record.request_headers.items():
         lowered = name.lower()
         if lowered in ("x-api-key", "authorization"):
@@ -44,11 +71,11 @@ def curl_command(record: CallRecord) -> str:
             continue
         parts += ["-H", shlex.quote(f"{name}: {value}")]
     if any(name.lower() in _SECRET_HEADERS for name in record.request_headers):
-        # Double quotes so the shell expands the variable at run time.
+        # Double quotes so the shell expands the variable at run time; never the key itself.
         parts += ["-H", f'"X-API-Key: ${KEY_ENV_VAR}"']
     if record.method.upper() == "POST":
         if not any(name.lower() == "content-type" for name in record.request_headers):
             parts += ["-H", shlex.quote("Content-Type: application/json")]
         body = json.dumps(record.params, separators=(",", ":"), ensure_ascii=False)
         parts += ["--data", shlex.quote(body)]
-    return " ".join(parts)
+    return preface + " ".join(parts)

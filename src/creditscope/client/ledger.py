@@ -4,20 +4,27 @@ Session records stay in memory (the activity view reads them). Lifetime totals
 are one row per call in a SQLite file (WAL mode, so the explorer and a
 ``creditscope call`` in another terminal can both write). Rows hold the
 operation, cost and outcome only: never the key, never params or bodies.
+
+The file also lists the exchanges on the wire right now (``in_flight``: session,
+start, and when the row counts as abandoned), so a process reconciling with the
+service can see that another process's charge may not be recorded yet.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-import uuid
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from pathlib import Path
 
 from creditscope.client.cache import set_aside
-from creditscope.client.records import CallRecord
+from creditscope.client.records import UNEXPLAINED, CallRecord
+from creditscope.client.session import Reservation, SpendSession
+from creditscope.private_files import private_database
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS calls (
@@ -33,6 +40,12 @@ CREATE TABLE IF NOT EXISTS calls (
     remaining INTEGER
 );
 CREATE INDEX IF NOT EXISTS calls_session ON calls (session);
+CREATE TABLE IF NOT EXISTS in_flight (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session TEXT NOT NULL,
+    started TEXT NOT NULL,
+    abandoned_after REAL NOT NULL
+);
 """
 _COLUMNS = (
     "session, at, operation, status, cache, credits_charged, credits_saved, error_code, remaining"
@@ -55,6 +68,7 @@ class Totals(OperationTotals):
 
     by_operation: dict[str, OperationTotals] = field(default_factory=dict)
     remaining: int | None = None  # latest balance the service reported
+    unexplained: int = 0  # part of ``spent``: balance falls no recorded call explains
 
     def add(self, operation: str, spent: int, saved: int, failed: bool) -> None:
         """Count one call."""
@@ -64,20 +78,25 @@ class Totals(OperationTotals):
             target.saved += saved
             target.calls += 1
             target.errors += int(failed)
+        if operation == UNEXPLAINED:
+            self.unexplained += spent
 
 
 class CreditLedger:
-    """Records every ``CallRecord`` and tells subscribers; ``path=None`` keeps it in memory."""
+    """Records every ``CallRecord`` and tells subscribers; ``path=None`` keeps it in memory.
 
-    def __init__(self, path: Path | None = None) -> None:
+    The session part (records, budget reservations, subscribers) is a
+    :class:`SpendSession`, shared by every ledger built with it, so it outlives
+    a rebuilt client.
+    """
+
+    def __init__(self, path: Path | None = None, session: SpendSession | None = None) -> None:
         self.path = path
-        self.session_id = uuid.uuid4().hex
-        self.session_records: list[CallRecord] = []
-        self.remaining: int | None = None
-        self._subscribers: list[Callable[[CallRecord], None]] = []
-        self._lock = threading.Lock()
+        self.session = session if session is not None else SpendSession()
+        self._lock = threading.RLock()  # re-entered inside ``exclusive``
         self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
         self._db: sqlite3.Connection | None = None
+        self._exclusive = False  # inside ``exclusive``: writes commit at its end
         if path is not None:
             path.parent.mkdir(parents=True, exist_ok=True)
             try:
@@ -108,12 +127,26 @@ class CreditLedger:
         )
         return db
 
-    def record(self, rec: CallRecord) -> None:
-        """Add one call to the session and the lifetime file, then notify subscribers."""
+    @property
+    def session_id(self) -> str:
+        """The session's id (one per process, across client rebuilds)."""
+        return self.session.session_id
+
+    @property
+    def session_records(self) -> list[CallRecord]:
+        """Every call of this session, oldest first (the Activity list)."""
+        return self.session.records
+
+    @property
+    def remaining(self) -> int | None:
+        """The latest balance the service reported in this session."""
+        return self.session.remaining
+
+    def record(self, rec: CallRecord, reservation: Reservation | None = None) -> None:
+        """Add one call to the session (its reservation becomes the charge) and the
+        lifetime file, then notify subscribers."""
         with self._lock:
-            self.session_records.append(rec)
-            if rec.remaining is not None:
-                self.remaining = rec.remaining
+            self.session.add(rec, reservation)
             if self._db is not None:
                 self._insert(
                     (
@@ -128,36 +161,144 @@ class CreditLedger:
                         rec.remaining,
                     ),
                 )
-            subscribers = list(self._subscribers)
-        for callback in subscribers:
-            callback(rec)
+        self.session.notify(rec)
 
     def _insert(self, row: tuple[object, ...]) -> None:
+        self._write(f"INSERT INTO calls ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)", row)
+
+    def _write(self, sql: str, args: tuple[object, ...]) -> int | None:
+        """Run one write and commit it; returns the new row id, or None if it failed."""
         assert self._db is not None
         try:
-            self._db.execute(f"INSERT INTO calls ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)", row)
-            self._db.commit()
+            cursor = self._db.execute(sql, args)
+            if not self._exclusive:
+                self._db.commit()
+            return cursor.lastrowid
         except sqlite3.Error as exc:
             # The call already happened; losing its lifetime row must not lose the answer.
             message = f"Could not write to the credit ledger {self.path}: {exc}"
             if message not in self.warnings:
                 self.warnings.append(message)
+            return None
+
+    def flight_started(self, abandon_after: float) -> int | None:
+        """Note that an exchange of this session is on the wire; it counts as abandoned
+        (a crashed process) ``abandon_after`` seconds from now. Returns its token."""
+        if self._db is None:
+            return None
+        with self._lock:
+            return self._write(
+                "INSERT INTO in_flight (session, started, abandoned_after) VALUES (?,?,?)",
+                (self.session_id, datetime.now(UTC).isoformat(), time.time() + abandon_after),
+            )
+
+    def flight_ended(self, token: int | None) -> None:
+        """The exchange ``token`` ended (and is recorded, if it was charged)."""
+        if self._db is None or token is None:
+            return
+        with self._lock:
+            self._write("DELETE FROM in_flight WHERE id = ?", (token,))
+
+    def others_in_flight(self) -> int:
+        """Exchanges other sessions have on the wire now (abandoned ones are dropped)."""
+        if self._db is None:
+            return 0
+        with self._lock:
+            now = time.time()
+            self._write("DELETE FROM in_flight WHERE abandoned_after <= ?", (now,))
+            row = self._db.execute(
+                "SELECT COUNT(*) FROM in_flight WHERE session != ?", (self.session_id,)
+            ).fetchone()
+        return int(row[0] or 0)
+
+    @contextmanager
+    def exclusive(self) -> Iterator[None]:
+        """Hold the file's write lock: the reads inside see one moment and no other
+        process writes until the end (a check and the entry it records are one step)."""
+        with self._lock:
+            if self._db is None:
+                yield
+                return
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+            except sqlite3.Error:
+                yield  # no lock to be had: the reads are still each consistent
+                return
+            self._exclusive = True
+            try:
+                yield
+            finally:
+                self._exclusive = False
+                try:
+                    self._db.commit()
+                except sqlite3.Error:
+                    self._db.rollback()
 
     def subscribe(self, callback: Callable[[CallRecord], None]) -> Callable[[], None]:
         """Call ``callback`` after each recorded call; returns a function that unsubscribes."""
-        with self._lock:
-            self._subscribers.append(callback)
-
-        def unsubscribe() -> None:
-            with self._lock:
-                if callback in self._subscribers:
-                    self._subscribers.remove(callback)
-
-        return unsubscribe
+        return self.session.subscribe(callback)
 
     def session_spent(self) -> int:
-        """Credits charged so far in this session."""
-        return sum(rec.credits_charged for rec in self.session_records)
+        """Credits charged so far in this session (unexplained differences included)."""
+        return self.session.spent()
+
+    def last_row(self) -> int:
+        """A position after every call recorded so far: the newest row id in the file
+        (in memory: the number of session records)."""
+        if self._db is None:
+            return len(self.session_records)
+        with self._lock:
+            row = self._db.execute("SELECT MAX(id) FROM calls").fetchone()
+        return int(row[0] or 0)
+
+    def charged_since(self, row_id: int) -> int:
+        """Credits recorded after position ``row_id`` by anyone writing this ledger."""
+        if self._db is None:
+            return sum(rec.credits_charged for rec in self.session_records[row_id:])
+        with self._lock:
+            row = self._db.execute(
+                "SELECT SUM(credits_charged) FROM calls WHERE id > ?", (row_id,)
+            ).fetchone()
+        return int(row[0] or 0)
+
+    def lowest_remaining_since(self, row_id: int) -> int | None:
+        """The lowest balance any session recorded after position ``row_id``."""
+        if self._db is None:
+            seen = [r.remaining for r in self.session_records[row_id:] if r.remaining is not None]
+            return min(seen, default=None)
+        with self._lock:
+            row = self._db.execute(
+                "SELECT MIN(remaining) FROM calls WHERE id > ?", (row_id,)
+            ).fetchone()
+        return None if row[0] is None else int(row[0])
+
+    def last_balance(self) -> tuple[int, int, datetime] | None:
+        """The latest balance the service reported to anyone writing this ledger: the
+        balance, its position (see ``last_row``) and when."""
+        if self._db is None:
+            for index in range(len(self.session_records) - 1, -1, -1):
+                rec = self.session_records[index]
+                if rec.remaining is not None:
+                    return rec.remaining, index + 1, rec.started_at
+            return None
+        with self._lock:
+            row = self._db.execute(
+                "SELECT remaining, id, at FROM calls WHERE remaining IS NOT NULL"
+                " ORDER BY id DESC LIMIT 1"
+            ).fetchone()
+        return (int(row[0]), int(row[1]), datetime.fromisoformat(row[2])) if row else None
+
+    def spent_elsewhere_since(self, row_id: int) -> int:
+        """Credits other sessions (another explorer, a ``creditscope call``) recorded in
+        the file after row ``row_id``: spend from elsewhere, not an error."""
+        if self._db is None:
+            return 0
+        with self._lock:
+            row = self._db.execute(
+                "SELECT SUM(credits_charged) FROM calls WHERE id > ? AND session != ?",
+                (row_id, self.session_id),
+            ).fetchone()
+        return int(row[0] or 0)
 
     def session_totals(self) -> Totals:
         """Totals of this process's calls."""
@@ -212,6 +353,8 @@ class CreditLedger:
             totals.saved += row.saved
             totals.calls += row.calls
             totals.errors += row.errors
+            if operation == UNEXPLAINED:
+                totals.unexplained += row.spent
         return totals
 
     def close(self) -> None:
@@ -222,9 +365,9 @@ class CreditLedger:
                 self._db = None
 
 
-
 def _open(path: Path) -> sqlite3.Connection:
     """Open (or create) the ledger file and check it is sound; raises sqlite3.Error if not."""
+    private_database(path)  # 0700 directory, 0600 file
     db = sqlite3.connect(str(path), check_same_thread=False, timeout=10)
     try:
         db.execute("PRAGMA journal_mode=WAL")

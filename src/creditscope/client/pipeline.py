@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import time
 import uuid
+from dataclasses import dataclass
 from typing import Any, cast
 from urllib.parse import urlencode
 
@@ -29,14 +30,20 @@ from creditscope.client.errors import (
 )
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.pricing import PriceTable
+from creditscope.client.reconcile import Reconciler
 from creditscope.client.records import CacheStatus, CallRecord, Result
 from creditscope.client.responses import parse_success, query_params
 from creditscope.client.retry import RetryPolicy
 from creditscope.client.sending import Answer, send_with_retries
+from creditscope.client.session import BudgetRefused, Reservation
 from creditscope.client.validation import operation_named
 from creditscope.client.validation import validate as validate_params
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)  # a TUI should fail fast on a dead host
+# Past its longest possible run plus this, an in-flight row is a crashed process's.
+ABANDON_MARGIN = 60.0
+NO_TIMEOUT_ATTEMPT = 3600.0  # an attempt with no timeout set: assume an hour at most
+UNLOADED_LOOKUP_TTL = 5 * 60  # a company lookup in which no page could be loaded
 
 
 class CallPipeline:
@@ -79,7 +86,13 @@ class CallPipeline:
             timeout=timeout if timeout is not None else DEFAULT_TIMEOUT,
             headers={"User-Agent": f"creditscope/{__version__}", "Accept": "application/json"},
         )
-        self._in_flight: dict[str, asyncio.Future[Answer]] = {}
+        self._in_flight: dict[str, asyncio.Task[tuple[Answer, CallRecord]]] = {}
+        self._tasks: set[asyncio.Task[tuple[Answer, CallRecord]]] = set()
+
+    @property
+    def reconciler(self) -> Reconciler:
+        """The session's reconciler for this client's ledger (shared across rebuilds)."""
+        return Reconciler.for_ledger(self.ledger)
 
     def validate(self, operation: str, params: dict[str, Any]) -> dict[str, Any]:
         """Canonical params, or ``InvalidRequest(field=...)``; nothing is sent."""
@@ -96,8 +109,14 @@ class CallPipeline:
         *,
         refresh: bool = False,
         confirm_over_budget: bool = False,
+        idempotency_key: str | None = None,
     ) -> Result[BaseModel]:
-        """Call ``operation`` with ``params``; the typed methods are thin wrappers over this."""
+        """Call ``operation`` with ``params``; the typed methods are thin wrappers over this.
+
+        ``idempotency_key`` names the submission a POST belongs to: pass the same
+        key for every retry of it (the error panel's Retry) so the service
+        charges it once; without one, each call is a new submission.
+        """
         op = operation_named(operation)
         started = time.perf_counter()
         try:
@@ -122,37 +141,54 @@ class CallPipeline:
         if op.requires_key and self._api_key is None:
             missing = InvalidApiKey("No API key is configured", code="missing_api_key")
             raise self._refused(missing, op, clean, started, CacheStatus.NONE)
-        if not confirm_over_budget:
-            self._check_budget(op, price)
 
-        if not cacheable:  # provider requests: each one is a separate submission
-            answer, rec = await self._send(op, clean, price, refresh, started)
-            self.ledger.record(rec)
-            return Result(answer.data, rec)
-        in_flight = self._in_flight.get(key)
-        if in_flight is not None:
-            # An identical call is already on the wire: wait for it, pay nothing.
-            shared = await asyncio.shield(in_flight)
+        leader = self._in_flight.get(key) if cacheable else None
+        if leader is not None:
+            # An identical call is already on the wire: wait for it, pay nothing. The
+            # shield keeps this caller's cancellation from reaching the shared exchange.
+            shared, _ = await asyncio.shield(leader)
             rec = self._served_free(op, clean, started, CacheStatus.HIT, price, shared.status,
                                     shared.body, shared.headers, shared.request_id)
             return Result(shared.data.model_copy(deep=True), rec)
-        future: asyncio.Future[Answer] = asyncio.get_running_loop().create_future()
-        self._in_flight[key] = future
-        try:
-            answer, rec = await self._send(op, clean, price, refresh, started)
-        except asyncio.CancelledError:
-            future.cancel()
-            raise
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # mark retrieved: nobody may be waiting
-            raise
-        else:
-            future.set_result(answer)
-        finally:
-            del self._in_flight[key]
-        self.ledger.record(rec)
+
+        reservation = self._reserve(op, price, confirm_over_budget)
+        exchange = Exchange(op, clean, price, refresh, started, reservation,
+                            (idempotency_key or str(uuid.uuid4())) if op.is_post else None,
+                            confirm_over_budget)
+        # The exchange runs in its own task: whatever happens to this caller, the
+        # answer is cached and the call recorded, and waiters still get it.
+        task = asyncio.get_running_loop().create_task(self._exchange(exchange))
+        self._tasks.add(task)
+        task.add_done_callback(self._exchange_done)
+        if cacheable:
+            self._in_flight[key] = task
+            task.add_done_callback(
+                lambda done: self._in_flight.pop(key) if self._in_flight.get(key) is done else None
+            )
+        answer, rec = await asyncio.shield(task)
         return Result(answer.data, rec)
+
+    def _exchange_done(self, task: asyncio.Task[tuple[Answer, CallRecord]]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled():
+            task.exception()  # retrieved: the caller may have gone, the failure is recorded
+
+    def _reserve(self, op: operations.Operation, price: int, confirmed: bool) -> Reservation:
+        try:
+            return self.ledger.session.reserve(price, self.budget, over_budget_ok=confirmed)
+        except BudgetRefused as refused:
+            lost = (f" ({refused.uncertain} of them for answers lost after the request left,"
+                    " which may have been charged)" if refused.uncertain else "")
+            raise BudgetExceeded(
+                f"{op.title} costs {price} credits; {refused.committed} of the"
+                f" {refused.budget}-credit session budget is spent or in flight{lost}",
+                price=price, spent=refused.committed, budget=refused.budget,
+            ) from None
+
+    async def drain(self) -> None:
+        """Wait for every exchange still on the wire to finish (and be recorded)."""
+        while self._tasks:
+            await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
     def cached(self, operation: str, params: dict[str, Any]) -> Result[BaseModel] | None:
         """What ``call(operation, params)`` would answer from the cache, now and synchronously.
@@ -219,12 +255,14 @@ class CallPipeline:
             latency_ms=(time.perf_counter() - started) * 1000,
         )
 
-    def _fail(self, exc: CreditscopeError, rec: CallRecord) -> None:
+    def _fail(
+        self, exc: CreditscopeError, rec: CallRecord, reservation: Reservation | None = None
+    ) -> None:
         rec.status = exc.status if rec.status is None else rec.status
         rec.error_code = exc.code or type(exc).__name__
         rec.error_message = exc.message
         exc.record = rec
-        self.ledger.record(rec)
+        self.ledger.record(rec, reservation)
 
     def _refused(
         self, exc: CreditscopeError, op: operations.Operation, params: dict[str, Any],
@@ -233,15 +271,6 @@ class CallPipeline:
         """Record a call stopped before sending; returns ``exc`` for the caller to raise."""
         self._fail(exc, self._record(op, params, started, cache=cache))
         return exc
-
-    def _check_budget(self, op: operations.Operation, price: int) -> None:
-        spent = self.ledger.session_spent()
-        if self.budget is not None and price > 0 and spent + price > self.budget:
-            raise BudgetExceeded(
-                f"{op.title} costs {price} credits; {spent} of the {self.budget}-credit"
-                " session budget is spent",
-                price=price, spent=spent, budget=self.budget,
-            )
 
     def _served_free(
         self, op: operations.Operation, clean: dict[str, Any], started: float,
@@ -258,32 +287,86 @@ class CallPipeline:
         self.ledger.record(rec)
         return rec
 
-    async def _send(
-        self, op: operations.Operation, clean: dict[str, Any], price: int, refresh: bool,
-        started: float,
-    ) -> tuple[Answer, CallRecord]:
+    async def _exchange(self, ex: Exchange) -> tuple[Answer, CallRecord]:
+        """Send, cache, record and reconcile one exchange; runs in its own task."""
+        op = ex.op
         headers = self._headers(op)
-        if op.is_post:
-            # One key per logical POST, reused on its retries, so the service can de-duplicate.
-            headers["Idempotency-Key"] = str(uuid.uuid4())
-        rec = self._record(op, clean, started,
-                           cache=CacheStatus.REFRESH if refresh else (
+        if ex.idempotency_key is not None:
+            headers["Idempotency-Key"] = ex.idempotency_key
+        rec = self._record(op, ex.clean, ex.started,
+                           cache=CacheStatus.REFRESH if ex.refresh else (
                                CacheStatus.MISS if op.ttl is not None else CacheStatus.NONE))
         rec.request_headers = mask_headers(headers)
+        session = self.ledger.session
+
+        def lost_attempt() -> bool:
+            # The answer was lost after the request left: it may have been charged.
+            session.hold_uncertain(ex.price)
+            return ex.confirmed or session.fits(self.budget)
+
+        flight = self.reconciler.started(self._abandon_after())
+        recorded: CallRecord | None = None
         try:
-            answer = await send_with_retries(
-                self._http, op, clean, headers, rec, price=price, policy=self.retry_policy,
-                base_url=self.base_url, started=started,
-            )
-        except CreditscopeError as exc:
-            self._fail(exc, rec)
-            raise
+            try:
+                answer = await send_with_retries(
+                    self._http, op, ex.clean, headers, rec, price=ex.price,
+                    policy=self.retry_policy, base_url=self.base_url, started=ex.started,
+                    on_lost=lost_attempt,
+                )
+            except CreditscopeError as exc:
+                self._fail(exc, rec, ex.reservation)
+                recorded = rec
+                raise
+            except asyncio.CancelledError:
+                # Only when the client itself shuts down mid-exchange: still recorded.
+                session.hold_uncertain(ex.price)
+                self._fail(CreditscopeError("Cancelled while in flight", code="cancelled"),
+                           rec, ex.reservation)
+                recorded = rec
+                raise
+            self._store(op, ex.clean, answer)
+            self.ledger.record(rec, ex.reservation)
+            recorded = rec
+        finally:
+            session.release(ex.reservation)
+            self.reconciler.finished(recorded, flight)
+        return answer, rec
+
+    def _abandon_after(self) -> float:
+        """When another process may take this exchange's in-flight row for abandoned."""
+        limits = self._http.timeout
+        parts = (limits.connect, limits.write, limits.pool, limits.read)
+        attempt = NO_TIMEOUT_ATTEMPT if None in parts else sum(p or 0.0 for p in parts)
+        return self.retry_policy.longest_exchange(attempt) + ABANDON_MARGIN
+
+    def _store(self, op: operations.Operation, clean: dict[str, Any], answer: Answer) -> None:
         if op.ttl is not None and self.cache is not None:
             self.cache.set(
                 cache_key(self.base_url, op.method, op.path, clean),
                 operation=op.name, params=clean, body=answer.body, status=answer.status,
-                headers=dict(answer.headers), ttl=self.ttls[op.name],
+                headers=dict(answer.headers), ttl=self._ttl_for(op, answer.data),
             )
         if op.name == "catalog":
             self.prices.update_from_catalog(cast(models.Catalog, answer.data))
-        return answer, rec
+
+    def _ttl_for(self, op: operations.Operation, data: BaseModel) -> int:
+        ttl = self.ttls[op.name]
+        if isinstance(data, models.CompanyLookup) and data.matches \
+                and all(match.company is None for match in data.matches):
+            # No company page could be loaded: worth asking again soon, not in a week.
+            return min(ttl, UNLOADED_LOOKUP_TTL)
+        return ttl
+
+
+@dataclass(frozen=True)
+class Exchange:
+    """One request about to leave the client, and what it holds against the budget."""
+
+    op: operations.Operation
+    clean: dict[str, Any]
+    price: int
+    refresh: bool
+    started: float
+    reservation: Reservation
+    idempotency_key: str | None
+    confirmed: bool

@@ -9,13 +9,26 @@ from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
+# The ledger "operation" of a balance fall no recorded call explains (issue 13).
+UNEXPLAINED = "unexplained"
+
 
 class CacheStatus(StrEnum):
     HIT = "hit"  # served from the cache: free
-    STALE = "stale"  # served from the cache past its TTL (offline mode): free
+    STALE = "stale"  # past its TTL: served free only offline; online it is re-fetched (paid)
     MISS = "miss"  # not cached: sent to the service
     REFRESH = "refresh"  # cache bypassed on purpose: sent and charged
     NONE = "none"  # never cached (provider requests) or refused before sending
+
+
+def cache_note(state: str | None, *, offline: bool) -> str:
+    """How a label names the cache state of a request: "cached", "stale" (offline,
+    shown free), "cached copy expired" (online, paid again), or "" (not cached)."""
+    if state == CacheStatus.HIT:
+        return "cached"
+    if state == CacheStatus.STALE:
+        return "stale" if offline else "cached copy expired"
+    return ""
 
 
 @dataclass
@@ -39,6 +52,8 @@ class CallRecord:
     error_code: str | None = None
     error_message: str | None = None
     attempts: int = 0  # network attempts made (0 for a cache hit)
+    note: str | None = None  # e.g. why an unexplained difference was recorded
+    revealed_by: str | None = None  # the call whose answer revealed this difference
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property

@@ -39,6 +39,13 @@ def int_header(response: httpx.Response, name: str) -> int | None:
         return None
 
 
+def credits_header(response: httpx.Response, name: str) -> int | None:
+    """A credit count header; None (unknown) when absent, garbled or negative, so a
+    hostile value is never trusted and reconciliation settles the truth."""
+    value = int_header(response, name)
+    return value if value is not None and value >= 0 else None
+
+
 def parse_success(
     op: operations.Operation, body: str, status: int, request_id: str | None
 ) -> BaseModel:

@@ -8,6 +8,7 @@ the server (the connection was never made) or the server refused it with 429.
 from __future__ import annotations
 
 import asyncio
+import math
 import random
 from dataclasses import dataclass
 from datetime import UTC, datetime
@@ -16,6 +17,8 @@ from email.utils import parsedate_to_datetime
 import httpx
 
 RETRYABLE_GET_STATUSES = frozenset({429, 502, 503, 504})
+# A Retry-After past this is nonsense (or hostile): use the normal backoff instead.
+SANE_RETRY_AFTER_MAX = 24 * 3600.0
 
 
 @dataclass
@@ -41,27 +44,40 @@ class RetryPolicy:
         # Only failures before the request left the machine are safe to repeat.
         return isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
 
+    def longest_exchange(self, per_attempt: float) -> float:
+        """Seconds one exchange can last at most: every attempt timing out, and the
+        longest wait before each retry."""
+        longest_wait = max(self.max_retry_after, self.backoff_cap * (1 + self.jitter))
+        return (self.max_retries + 1) * per_attempt + self.max_retries * longest_wait
+
     def backoff(self, retry_number: int) -> float:
         """Seconds to wait before retry ``retry_number`` (0-based): min(0.5*2^n, 8) + jitter."""
         delay = min(self.backoff_base * 2**retry_number, self.backoff_cap)
         return delay + random.uniform(0, delay * self.jitter)
 
     def parse_retry_after(self, value: str | None) -> float | None:
-        """Seconds from a Retry-After header (delta seconds or an HTTP date); None if absent."""
+        """Seconds from a Retry-After header (delta seconds or an HTTP date).
+
+        None when absent or not sane (infinite, NaN, negative, over a day): the
+        caller then uses the normal backoff.
+        """
         if not value:
             return None
         value = value.strip()
         try:
-            return max(0.0, float(value))
+            seconds = float(value)
         except ValueError:
-            pass
-        try:
-            when = parsedate_to_datetime(value)
-        except (TypeError, ValueError):
+            try:
+                when = parsedate_to_datetime(value)
+            except (TypeError, ValueError, IndexError, OverflowError):
+                return None
+            if when.tzinfo is None:
+                when = when.replace(tzinfo=UTC)
+            # A date already past means "now".
+            seconds = max(0.0, (when - datetime.now(UTC)).total_seconds())
+        if not math.isfinite(seconds) or seconds < 0 or seconds > SANE_RETRY_AFTER_MAX:
             return None
-        if when.tzinfo is None:
-            when = when.replace(tzinfo=UTC)
-        return max(0.0, (when - datetime.now(UTC)).total_seconds())
+        return seconds
 
     async def sleep(self, seconds: float) -> None:
         """Wait between attempts (replaced in tests)."""

@@ -9,6 +9,7 @@ not yet in the ledger).
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -23,7 +24,12 @@ from creditscope.client.errors import (
     UnexpectedResponse,
 )
 from creditscope.client.records import CallRecord
-from creditscope.client.responses import error_from, int_header, parse_success, query_params
+from creditscope.client.responses import (
+    credits_header,
+    error_from,
+    parse_success,
+    query_params,
+)
 from creditscope.client.retry import RetryPolicy
 
 
@@ -50,8 +56,14 @@ async def send_with_retries(
     policy: RetryPolicy,
     base_url: str,
     started: float,
+    on_lost: Callable[[], bool] = lambda: True,
 ) -> Answer:
-    """Send ``op`` until it answers or the policy gives up; ``rec`` records every attempt."""
+    """Send ``op`` until it answers or the policy gives up; ``rec`` records every attempt.
+
+    ``on_lost`` is called when an attempt's answer was lost after the request may
+    have reached the service (it may have been charged); it returns whether the
+    budget still allows another attempt.
+    """
     charged_on_retries = 0
     while True:
         rec.attempts += 1
@@ -63,7 +75,11 @@ async def send_with_retries(
                 headers=headers,
             )
         except httpx.TransportError as exc:
-            if rec.attempts <= policy.max_retries and policy.retries_exception(op.method, exc):
+            may_retry = True
+            if not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+                may_retry = on_lost()  # the request left: it may have been charged
+            if may_retry and rec.attempts <= policy.max_retries \
+                    and policy.retries_exception(op.method, exc):
                 await policy.sleep(policy.backoff(rec.attempts - 1))
                 continue
             rec.latency_ms = (time.perf_counter() - started) * 1000
@@ -80,7 +96,7 @@ async def send_with_retries(
             retry_after = policy.parse_retry_after(response.headers.get("Retry-After"))
             too_long = retry_after is not None and retry_after > policy.max_retry_after
             if not too_long and rec.attempts <= policy.max_retries:
-                charged_on_retries += int_header(response, "X-Credits-Charged") or 0
+                charged_on_retries += credits_header(response, "X-Credits-Charged") or 0
                 delay = retry_after if retry_after is not None else policy.backoff(
                     rec.attempts - 1)
                 await policy.sleep(delay)
@@ -89,12 +105,12 @@ async def send_with_retries(
 
     body = response.text
     request_id = response.headers.get("X-Request-Id")
-    reported = int_header(response, "X-Credits-Charged")
+    reported = credits_header(response, "X-Credits-Charged")
     success = 200 <= status < 300
     charged = reported if reported is not None else (price if success else 0)
     rec.status = status
     rec.credits_charged = charged + charged_on_retries
-    rec.remaining = int_header(response, "X-Credits-Remaining")
+    rec.remaining = credits_header(response, "X-Credits-Remaining")
     rec.request_id = request_id
     rec.raw_body = body
     rec.response_headers = dict(response.headers)

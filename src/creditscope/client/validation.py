@@ -55,6 +55,11 @@ def operation_named(operation: str) -> operations.Operation:
         ) from None
 
 
+def accepted_fields(operation: str) -> tuple[str, ...]:
+    """The query parameters or body fields ``operation`` accepts, in the spec's order."""
+    return _FIELDS[operation_named(operation).name]
+
+
 def validate(operation: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """Canonical parameters for ``operation``, or ``InvalidRequest`` naming the bad field."""
     op = operation_named(operation)
@@ -64,6 +69,7 @@ def validate(operation: str, params: Mapping[str, Any]) -> dict[str, Any]:
         if key not in allowed:
             hint = ", ".join(allowed) if allowed else "none"
             raise _invalid(key, f"{op.name} has no parameter {key!r} (accepted: {hint})")
+    refuse_control_characters(given)
     if op.name == "professional_network/find_company":
         return _body(models.FindCompanyRequest, given)
     if op.name == "provider-requests":
@@ -99,6 +105,14 @@ def validate(operation: str, params: Mapping[str, Any]) -> dict[str, Any]:
     return dict(sorted(clean.items()))
 
 
+def refuse_control_characters(params: Mapping[str, Any]) -> None:
+    """``InvalidRequest`` for a control character (NUL, the C0 set, ...) in any text value,
+    checked before anything else, as the service refuses them in every field."""
+    for key, value in params.items():
+        if isinstance(value, str):
+            _printable(value, key)
+
+
 def _invalid(field: str, message: str) -> InvalidRequest:
     return InvalidRequest(message, field=field, code="invalid_parameter")
 
@@ -115,9 +129,28 @@ def _body(model: type[models.RequestModel], given: dict[str, Any]) -> dict[str, 
     except ValidationError as exc:
         first = exc.errors()[0]
         field = str(first["loc"][0]) if first["loc"] else "body"
-        message = str(first["msg"]).removeprefix("Value error, ")
-        raise _invalid(field, f"{field}: {message}") from None
+        raise _invalid(field, _in_our_words(field, first, given.get(field))) from None
     return dict(sorted(body.model_dump(exclude_none=True).items()))
+
+
+def _in_our_words(field: str, error: Any, value: Any) -> str:
+    """A pydantic error as the product says it, naming the field:
+    "name is 240 characters; at most 200", never "String should have at most 200 characters"."""
+    kind = str(error.get("type", ""))
+    limits = error.get("ctx") or {}
+    if kind == "string_too_long":
+        length = f" is {len(value)} characters;" if isinstance(value, str) else ":"
+        return f"{field}{length} at most {limits.get('max_length')}"
+    if kind == "string_too_short":
+        return f"{field} must not be empty"
+    if kind == "missing":
+        return f"{field} is required"
+    if kind in ("string_type", "str_type"):
+        return f"{field} must be text"
+    if kind == "value_error":
+        # Our own validators' messages (models.py) already name the field.
+        return str(error.get("msg", "")).removeprefix("Value error, ")
+    return f"{field} is not valid here"
 
 
 def _text(value: Any, field: str, *, required: bool) -> str:

@@ -119,7 +119,8 @@ HELP = (
     "Parameters are given as --NAME VALUE, e.g.\n\n"
     "\b\n"
     "  creditscope call restaurants/search --location Lisbon --cuisine thai\n"
-    "  creditscope call professional_network/find_company --name Northwind --dry-run\n\n"
+    "  creditscope call professional_network/find_company --name Northwind --dry-run\n"
+    "  creditscope call --from-curl 'curl …' --dry-run   (a pasted request; '-' reads stdin)\n\n"
     "\b\nOperations (credits):\n"
     + "\n".join(f"  {op.name:<36}{op.credits:>3}  {op.title}" for op in operations.OPERATIONS)
     + "\n\nA table on a terminal, JSON with --json or when piped, and one summary line on "
@@ -132,14 +133,17 @@ HELP = (
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
     help=HELP,
 )
-@click.argument("operation")
+@click.argument("operation", required=False)
+@click.option("--from-curl", "from_curl", metavar="'curl …'|-",
+              help="Import a pasted curl command, URL or JSON body ('-' reads stdin).")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 @click.option("--refresh", is_flag=True, help="Bypass the cache (costs credits).")
 @click.option("--offline", is_flag=True, help="Answer from the cache only; send nothing.")
 @click.option("--dry-run", is_flag=True, help="Show the request and its price; send nothing.")
 @click.pass_context
 def command(
-    ctx: click.Context, operation: str, as_json: bool, refresh: bool, offline: bool, dry_run: bool
+    ctx: click.Context, operation: str | None, from_curl: str | None, as_json: bool,
+    refresh: bool, offline: bool, dry_run: bool,
 ) -> None:
     """Call one operation and print the result."""
     from creditscope.client.errors import (
@@ -151,8 +155,12 @@ def command(
     from creditscope.client.factory import build_client
     from creditscope.settings import SettingsError, load_settings
 
+    if from_curl is not None and operation is not None:
+        operation = _param_value_back(ctx, operation)
+    if (operation is None) == (from_curl is None):
+        raise click.UsageError("give an OPERATION, or --from-curl with a pasted request")
     try:
-        op = operations.get(operation)
+        op_name = operations.get(operation).name if operation else ""
     except KeyError as exc:
         raise click.UsageError(str(exc.args[0])) from None
     params: dict[str, Any] = parse_params(list(ctx.args))
@@ -168,10 +176,14 @@ def command(
     for warning in client.storage_warnings:  # a damaged cache or ledger was set aside
         click.echo(f"warning: {warning}", err=True)
     try:
+        if from_curl is not None:
+            from creditscope.commands.call_import import imported_call
+
+            op_name, params = imported_call(from_curl, client, params)
         if dry_run:
-            _print_plan(client, op.name, params)
+            _print_plan(client, op_name, params)
             return
-        result = asyncio.run(_call(client, op.name, params, refresh))
+        result = asyncio.run(_call(client, op_name, params, refresh))
     except CreditscopeError as exc:
         click.echo(f"error: {exc.title}: {exc}", err=True)
         if exc.next_step:
@@ -194,6 +206,21 @@ def command(
     click.echo(summary_line(result.record, remaining), err=True)
 
 
+def _param_value_back(ctx: click.Context, operation: str) -> str | None:
+    """With --from-curl there is no OPERATION: the first bare word click took for one is
+    the value of a ``--PARAM`` (``--limit 3``), put back in its place."""
+    if operation.startswith("--"):  # click takes an unknown first option for the argument
+        ctx.args.insert(0, operation)
+        return None
+    for index, token in enumerate(ctx.args):
+        if token.startswith("--") and "=" not in token and (
+            index + 1 == len(ctx.args) or ctx.args[index + 1].startswith("--")
+        ):
+            ctx.args.insert(index + 1, operation)
+            return None
+    return operation
+
+
 async def _call(client: Any, operation: str, params: dict[str, Any], refresh: bool) -> Any:
     async with client:
         return await client.call(operation, params, refresh=refresh)
@@ -208,7 +235,9 @@ def _print_plan(client: Any, operation: str, params: dict[str, Any]) -> None:
         click.echo("")
         click.echo(json.dumps(plan.body, ensure_ascii=False))
     if plan.cost == 0 and plan.price:
-        click.echo(f"\nprice: {plan.price} credits; cached ({plan.cache}), so this call is free")
+        click.echo(f"\nprice: {plan.price} credits; {plan.note}, so this call is free")
+    elif plan.note:  # an expired copy is fetched again, and paid
+        click.echo(f"\nprice: {plan.price} credits ({plan.note}, so this call is charged)")
     else:
         click.echo(f"\nprice: {plan.price} credits (cache {plan.cache})")
     click.echo("dry run: nothing was sent", err=True)

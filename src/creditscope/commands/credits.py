@@ -17,6 +17,7 @@ def _thousands(value: int) -> str:
 def totals_table(totals: Totals) -> list[str]:
     """Aligned rows: one per operation, then the total."""
     header = ("operation", "calls", "spent", "saved", "errors")
+    # "unexplained" rows are balance falls no recorded call explains (see the README).
     rows = [
         (name, str(t.calls), _thousands(t.spent), _thousands(t.saved), str(t.errors))
         for name, t in totals.by_operation.items()
@@ -31,6 +32,14 @@ def totals_table(totals: Totals) -> list[str]:
         )
 
     return [line(header), *(line(r) for r in rows)]
+
+
+def totals_json(totals: Totals) -> dict[str, object]:
+    """The totals as JSON, ``unexplained`` (part of ``spent``) right after ``spent``."""
+    data = asdict(totals)
+    ordered: dict[str, object] = {"spent": data.pop("spent"),
+                                  "unexplained": data.pop("unexplained")}
+    return ordered | data
 
 
 @click.command()
@@ -63,9 +72,10 @@ def command(as_json: bool) -> None:
     if as_json:
         click.echo(json.dumps({
             "service": service,
-            "last_session": asdict(session),
+            # spent includes unexplained: balance falls no recorded call explains.
+            "last_session": totals_json(session),
             "last_session_started": latest[1].isoformat() if latest else None,
-            "lifetime": asdict(lifetime),
+            "lifetime": totals_json(lifetime),
         }, indent=2))
         return
     click.echo(f"Service: {service}")
@@ -74,5 +84,9 @@ def command(as_json: bool) -> None:
         click.echo("\n".join(totals_table(session)))
     click.echo("\nLifetime")
     click.echo("\n".join(totals_table(lifetime)))
+    if lifetime.unexplained:
+        click.echo(f"\nUnexplained: {_thousands(lifetime.unexplained)} of the credits spent"
+                   " were a fall in the service's balance that no recorded call explains"
+                   " (details in the explorer's Activity).")
     if lifetime.remaining is not None:
         click.echo(f"\nRemaining (last reported): {_thousands(lifetime.remaining)} credits")

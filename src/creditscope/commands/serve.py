@@ -9,6 +9,15 @@ from typing import TYPE_CHECKING
 
 import click
 
+from creditscope.commands.bind_address import is_loopback
+from creditscope.commands.serve_http import DEFAULT_MAX_CONNECTIONS, uvicorn_limits
+from creditscope.commands.serve_keys import (
+    KEYS_ENV,
+    keys_from_environment,
+    keys_from_file,
+    refuse_key_option,
+    shown_key,
+)
 from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY, REVOKED_KEY
 
 if TYPE_CHECKING:
@@ -54,11 +63,13 @@ def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
     help="SQLite file for balances and provider requests [default: the user data dir].",
 )
 @click.option(
-    "--key",
-    "keys",
-    multiple=True,
-    help=f"An API key to accept (repeatable) [default: {DEMO_KEY}].",
+    "--key-file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help=f"File of API keys to accept, one per line (or set ${KEYS_ENV}) [default: {DEMO_KEY}]."
+    " Only these keys are accepted, whatever earlier runs stored.",
 )
+@click.option("--key", multiple=True, hidden=True, expose_value=False, callback=refuse_key_option)
 @click.option(
     "--credits",
     default=DEFAULT_CREDITS,
@@ -92,6 +103,13 @@ def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
 )
 @click.option("--seed", default=0, show_default=True, help="Seed of the injected faults.")
 @click.option(
+    "--max-connections",
+    default=DEFAULT_MAX_CONNECTIONS,
+    show_default=True,
+    type=click.IntRange(1, 10_000),
+    help="Connections served at once per worker; more are answered 503.",
+)
+@click.option(
     "--workers",
     default=1,
     show_default=True,
@@ -102,12 +120,13 @@ def command(
     host: str,
     port: int,
     db: Path | None,
-    keys: tuple[str, ...],
+    key_file: Path | None,
     credits: int,
     latency: int,
     fail_rate: float,
     unavailable_rate: float,
     seed: int,
+    max_connections: int,
     workers: int,
 ) -> None:
     """Run the built-in sandbox service over HTTP (OpenAPI at /openapi.json)."""
@@ -116,7 +135,13 @@ def command(
     from creditscope.sandbox.app import create_app
     from creditscope.sandbox.config import SandboxConfig
 
-    chosen = list(keys) or [DEMO_KEY]
+    chosen = keys_from_environment()
+    if key_file is not None:
+        from_file, warnings = keys_from_file(key_file)
+        chosen += from_file
+        for warning in warnings:
+            click.echo(f"warning: {warning}", err=True)
+    chosen = list(dict.fromkeys(chosen)) or [DEMO_KEY]
     db_path = db if db is not None else default_db_path()
     config = SandboxConfig(
         db_path=db_path,
@@ -128,19 +153,26 @@ def command(
     )
     app = create_app(config)
     base = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
-    shown_key = chosen[0]
+    if not is_loopback(host):
+        click.echo(
+            f"warning: {host} is reachable from other machines: anyone who has one of the "
+            "keys can spend its (sandbox) credits, and anyone can read /catalog.", err=True,
+        )
     click.echo(f"creditscope sandbox at {base}")
-    click.echo(f"  API key:   {shown_key}  (revoked demo key: {REVOKED_KEY})")
+    click.echo(f"  API keys:  {', '.join(shown_key(key) for key in chosen)}"
+               f"  (revoked demo key: {REVOKED_KEY})")
     click.echo(f"  database:  {db_path}")
     click.echo(f"  OpenAPI:   {base}/openapi.json")
     click.echo("  try:")
+    example = shown_key(chosen[0]) if chosen[0] == DEMO_KEY else "$YOUR_KEY"
     click.echo(
-        f"    curl -s -H 'X-API-Key: {shown_key}' "
+        f"    curl -s -H 'X-API-Key: {example}' "
         f"'{base}/restaurants/search?location=Lisbon&limit=3'"
     )
     click.echo(f"    curl -s {base}/catalog")
+    limits = uvicorn_limits(max_connections)
     if workers == 1:
-        uvicorn.run(app, host=host, port=port, log_level="warning")
+        uvicorn.run(app, host=host, port=port, log_level="warning", **limits)
         return
     # Several processes need an importable factory; the config travels in the environment.
     os.environ[CONFIG_ENV] = json.dumps({
@@ -150,5 +182,5 @@ def command(
     click.echo(f"  workers:   {workers}")
     uvicorn.run(
         "creditscope.commands.serve:app_from_environment", factory=True, host=host, port=port,
-        workers=workers, log_level="warning",
+        workers=workers, log_level="warning", **limits,
     )

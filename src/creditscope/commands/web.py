@@ -1,83 +1,44 @@
 """``creditscope web``: serve the explorer in a web browser, for demos.
 
-textual-serve runs one ``creditscope tui`` process per browser tab and relays
-the terminal over a WebSocket. It has no authentication, so this command:
+textual-serve runs one explorer process per browser tab and relays the
+terminal over a WebSocket. Anyone who reaches the page is treated as a
+stranger:
 
-- binds loopback by default; any other address needs ``--public`` and prints
-  a warning;
-- refuses a non-loopback bind while a live API key is configured unless
-  ``--allow-live-key`` is given too (anyone who reaches the page spends it);
-- refuses WebSockets opened by other web sites (cross-site WebSocket
-  hijacking: any page the presenter visits could otherwise type into the
-  explorer) and, on a loopback bind, requests for host names other than
-  loopback ones (DNS rebinding);
-- serves every asset locally: the stock page loads its font from Google
-  Fonts, which we replace with the font files textual-serve ships.
+- the printed URL carries a secret token, required for the page, the
+  WebSocket and downloads (``--no-token`` only on loopback, for a kiosk);
+- loopback by default; any other address needs ``--public`` and prints a
+  warning; the Host header must be an allowed name (``--allowed-host``);
+- a non-loopback bind with a live API key configured is refused unless
+  ``--allow-live-key``; the rule is checked again for every new tab;
+- at most ``--max-tabs`` explorers at once, terminals clamped in size, and a
+  tab's process ended when its socket closes;
+- each tab is a web demo: read-only settings, exports delivered to the
+  browser, no files written on the server at the visitor's request.
+
+See :mod:`creditscope.commands.web_server` and :mod:`creditscope.commands.web_access`.
 """
 
 from __future__ import annotations
 
-import ipaddress
-import re
 import shlex
 import sys
-from functools import cache
-from pathlib import Path
 from typing import TYPE_CHECKING
 from urllib.parse import urlsplit
 
 # This module is imported only when `web` runs (see cli.LAZY_COMMANDS), so these
 # imports cost nothing to the rest of the CLI.
-import aiohttp_jinja2
 import click
-import jinja2
-import textual_serve
-from aiohttp import web
-from textual_serve.server import Server
 
+from creditscope.commands.web_access import AccessPolicy, is_loopback, is_wildcard, new_token
+from creditscope.commands.web_server import DEFAULT_MAX_TABS, DemoServer, browser_url
 from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 
 if TYPE_CHECKING:
     from creditscope.settings import Settings
 
-# Host names a loopback bind answers to; anything else is refused (DNS rebinding).
-LOOPBACK_HOST_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
-
-# Replaces the stock page's Google Fonts <link>: the same font, from our own /static.
-_LOCAL_FONT_CSS = """<style>
-      @font-face {
-        font-family: "Roboto Mono";
-        font-style: normal;
-        font-weight: 100 700;
-        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf")
-          format("truetype");
-      }
-      @font-face {
-        font-family: "Roboto Mono";
-        font-style: italic;
-        font-weight: 100 700;
-        src: url("{{ config.static.url }}fonts/RobotoMono-Italic-VariableFont_wght.ttf")
-          format("truetype");
-      }
-    </style>"""
-
-_REMOTE_STYLESHEET = re.compile(r"<link\b[^>]*\bhref=\"(?:https?:)?//[^\"]*\"[^>]*>", re.S)
-_REMOTE_REFERENCE = re.compile(r"\b(?:src|href)=\"(?:https?:)?//|url\(\s*[\"']?(?:https?:)?//")
-
-
-def is_loopback(host: str) -> bool:
-    """True if ``host`` is ``localhost`` or a loopback IP address (IPv4 or IPv6)."""
-    name = host.strip().strip("[]").lower()
-    if name == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(name).is_loopback
-    except ValueError:
-        return False
-
 
 def explorer_command() -> str:
-    """The shell command textual-serve runs per browser tab: this Python's ``creditscope tui``."""
+    """The command textual-serve runs per browser tab: this Python's ``creditscope tui``."""
     return shlex.join([sys.executable, "-m", "creditscope", "tui"])
 
 
@@ -91,98 +52,36 @@ def has_live_key(settings: Settings) -> bool:
     return not sandbox and bool(key) and key != DEMO_KEY
 
 
-def browser_url(host: str, port: int) -> str:
-    """The address to print for a bind of ``host``:``port``."""
-    if host in ("", "0.0.0.0", "::"):
-        host = "<this machine's address>"
-    elif ":" in host:
-        host = f"[{host}]"
-    return f"http://{host}:{port}"
+def live_key_now() -> str | None:
+    """Checked for each new tab of a public server started without ``--allow-live-key``."""
+    from creditscope.settings import SettingsError, load_settings
+
+    try:
+        settings, _ = load_settings()
+    except SettingsError as exc:
+        return f"the settings cannot be loaded ({exc})"
+    if has_live_key(settings):
+        return ("a live API key is configured now; this public server was started without "
+                "--allow-live-key, so it opens no more tabs")
+    return None
 
 
-@cache
-def offline_index_template() -> str:
-    """textual-serve's page template with its only remote asset (a web font) made local.
-
-    Raises ``RuntimeError`` if the template still references another host, so an
-    upgrade that adds a CDN asset fails loudly instead of breaking offline demos.
-    """
-    stock = Path(textual_serve.__file__).parent / "templates" / "app_index.html"
-    text = _REMOTE_STYLESHEET.sub(_LOCAL_FONT_CSS, stock.read_text(encoding="utf-8"))
-    if _REMOTE_REFERENCE.search(text):
-        raise RuntimeError(f"{stock} loads an asset from another host; serve it locally")
-    return text
-
-
-def _same_authority(origin: str, host: str) -> bool:
-    # "http://127.0.0.1:8000" vs Host "127.0.0.1:8000": the scheme is left out
-    # so a TLS-terminating proxy in front does not break the comparison.
-    return origin.split("://", 1)[-1].rstrip("/").lower() == host.lower()
-
-
-def _host_name(host_header: str) -> str:
-    """``"[::1]:8000"`` -> ``"::1"``, ``"localhost:8000"`` -> ``"localhost"``."""
-    if host_header.startswith("["):
-        return host_header[1 : host_header.find("]")].lower()
-    return host_header.rsplit(":", 1)[0].lower() if ":" in host_header else host_header.lower()
-
-
-def build_server(host: str, port: int, command: str | None = None) -> DemoServer:
+def build_server(
+    host: str,
+    port: int,
+    command: str | None = None,
+    *,
+    token: str | None = None,
+    allowed_hosts: tuple[str, ...] = (),
+    max_tabs: int = DEFAULT_MAX_TABS,
+    check_live_key: bool = False,
+) -> DemoServer:
     """A :class:`DemoServer` for ``command`` (default: the explorer) on ``host``:``port``."""
-    return DemoServer(command or explorer_command(), host=host, port=port)
-
-
-class DemoServer(Server):
-    """textual-serve's server with local assets and same-origin checks."""
-
-    def __init__(self, command: str, *, host: str, port: int) -> None:
-        super().__init__(command, host=host, port=port, title="creditscope")
-        self.loopback_only = is_loopback(host)
-
-    async def _make_app(self) -> web.Application:
-        app = await super()._make_app()
-        loader = jinja2.DictLoader({"app_index.html": offline_index_template()})
-        aiohttp_jinja2.setup(app, loader=loader)
-        return app
-
-    def check_host(self, request: web.Request) -> None:
-        """Refuse a non-loopback Host header on a loopback bind (DNS rebinding)."""
-        if self.loopback_only and _host_name(request.host) not in LOOPBACK_HOST_NAMES:
-            raise web.HTTPForbidden(text="creditscope web: unexpected Host header")
-
-    async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
-        """The page, with URLs built from the address the browser used."""
-        self.check_host(request)
-        secure = request.scheme == "https"
-        base = f"{request.scheme}://{request.host}"
-        font_size = request.query.get("fontsize", "16")
-        context = {
-            "font_size": int(font_size) if font_size.isdigit() else 16,
-            "app_websocket_url": f"{'wss' if secure else 'ws'}://{request.host}/ws",
-            "config": {"static": {"url": f"{base}/static/"}},
-            "application": {"name": self.title},
-        }
-        response = aiohttp_jinja2.render_template("app_index.html", request, context)
-        # Another site must not frame the page and steer the presenter's keys.
-        response.headers["X-Frame-Options"] = "DENY"
-        response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
-        return response
-
-    async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
-        """Start an explorer only for a same-origin page (WebSockets ignore CORS)."""
-        self.check_host(request)
-        origin = request.headers.get("Origin")
-        if origin is not None and not _same_authority(origin, request.host):
-            raise web.HTTPForbidden(text="creditscope web: cross-origin WebSocket refused")
-        return await super().handle_websocket(request)
-
-    async def on_startup(self, app: web.Application) -> None:
-        # Printed once the port is bound; the stock banner shows the bind address,
-        # which browsers cannot always use (0.0.0.0).
-        self.console.print(
-            f"Open {browser_url(self.host, self.port)} in a browser. Ctrl+C stops.",
-            highlight=False,
-        )
+    policy = AccessPolicy.for_bind(host, port, allowed_hosts, token=token)
+    return DemoServer(
+        command or explorer_command(), host=host, port=port, policy=policy, max_tabs=max_tabs,
+        refuse_tab=live_key_now if check_live_key else None,
+    )
 
 
 @click.command(name="web")
@@ -191,18 +90,46 @@ class DemoServer(Server):
 @click.option(
     "--public",
     is_flag=True,
-    help="Allow binding a non-loopback address. The page has no authentication.",
+    help="Allow binding a non-loopback address (anyone with the printed URL can use it).",
 )
 @click.option(
     "--allow-live-key",
     is_flag=True,
     help="With --public: serve even though a live API key is configured.",
 )
-def command(host: str, port: int, public: bool, allow_live_key: bool) -> None:
+@click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another host name or address browsers may use to reach the page (repeatable).",
+)
+@click.option(
+    "--max-tabs",
+    default=DEFAULT_MAX_TABS,
+    show_default=True,
+    type=click.IntRange(1, 64),
+    help="Most browser tabs (explorer processes) running at once.",
+)
+@click.option(
+    "--no-token",
+    is_flag=True,
+    help="Serve without the URL's secret token (a kiosk; loopback addresses only).",
+)
+def command(
+    host: str,
+    port: int,
+    public: bool,
+    allow_live_key: bool,
+    allowed_hosts: tuple[str, ...],
+    max_tabs: int,
+    no_token: bool,
+) -> None:
     """Serve the explorer in a web browser (for demos), on the sandbox unless configured.
 
     Each browser tab runs its own explorer on this machine, with this machine's
-    settings. Stop with Ctrl+C.
+    settings, read-only. Open the printed URL (it carries a secret token).
+    Stop with Ctrl+C.
     """
     from creditscope.settings import SettingsError, load_settings
 
@@ -214,11 +141,13 @@ def command(host: str, port: int, public: bool, allow_live_key: bool) -> None:
         click.echo(f"warning: {warning}", err=True)
 
     live_key = has_live_key(settings)
-    if not is_loopback(host):
+    loopback = is_loopback(host)
+    if no_token and not loopback:
+        raise click.UsageError("--no-token is for a loopback address only (a kiosk).")
+    if not loopback:
         if not public:
             raise click.UsageError(
-                f"--host {host} is reachable from other machines and the page has no "
-                "authentication; add --public to do it anyway."
+                f"--host {host} is reachable from other machines; add --public to do it anyway."
             )
         if live_key and not allow_live_key:
             raise click.UsageError(
@@ -226,20 +155,35 @@ def command(host: str, port: int, public: bool, allow_live_key: bool) -> None:
                 "credits. Use the sandbox (unset base_url), or add --allow-live-key."
             )
         click.echo(
-            "warning: textual-serve has no authentication: anyone who can reach "
-            f"{browser_url(host, port)} can use the explorer"
+            f"warning: {host} is reachable from other machines: anyone with the printed URL "
+            "can use the explorer"
             + (" and spend the configured key's credits." if live_key else "."),
             err=True,
         )
+        if is_wildcard(host) and not allowed_hosts:
+            click.echo(
+                "warning: only loopback host names are accepted; add --allowed-host NAME for "
+                "each name or address visitors type.",
+                err=True,
+            )
     elif live_key:
         click.echo("note: a live API key is configured; the page spends its credits.", err=True)
 
     # Only the host name: a base URL may carry user:password.
     service = urlsplit(settings.base_url or "").hostname or "the configured service"
     target = "the built-in sandbox" if settings.is_sandbox else service
-    click.echo(f"creditscope web: the explorer on {target}, one process per browser tab.")
-    server = build_server(host, port)
+    click.echo(
+        f"creditscope web: the explorer on {target}, one process per browser tab "
+        f"(at most {max_tabs}), settings read-only."
+    )
+    server = build_server(
+        host, port, token=None if no_token else new_token(), allowed_hosts=allowed_hosts,
+        max_tabs=max_tabs, check_live_key=not loopback and not allow_live_key,
+    )
     try:
         server.serve()
     except OSError as exc:
         raise click.ClickException(f"cannot serve on {host}:{port}: {exc}") from None
+
+
+__all__ = ["browser_url", "build_server", "command", "explorer_command", "has_live_key"]

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from creditscope.private_files import private_database
 from creditscope.sandbox import REVOKED_KEY
 
 IDEMPOTENCY_TTL_S = 24 * 3600
@@ -70,19 +71,20 @@ class Account:
 
 
 @dataclass(frozen=True)
-class Charge:
-    """The outcome of a charge attempt."""
-
-    ok: bool
-    remaining: int
-
-
-@dataclass(frozen=True)
 class StoredReply:
     """A reply remembered under an ``Idempotency-Key``."""
 
     fingerprint: str
     body: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class Charge:
+    """The outcome of a charge attempt."""
+
+    ok: bool
+    remaining: int
+    replay: StoredReply | None = None  # the first answer to this Idempotency-Key: not charged
 
 
 class AccountStore:
@@ -91,7 +93,7 @@ class AccountStore:
     def __init__(self, db_path: str | Path | None, keys: dict[str, int]) -> None:
         self._target = ":memory:" if db_path is None else str(db_path)
         if db_path is not None:
-            Path(db_path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            private_database(Path(db_path))  # 0700 directory, 0600 file
         self._lock = threading.Lock()
         self._db = self._connect()
         self._open = True
@@ -108,7 +110,10 @@ class AccountStore:
                 "ON CONFLICT(key_hash) DO UPDATE SET revoked = 1",
                 (key_digest(REVOKED_KEY), time.time()),
             )
-        self._known = self._load_known()
+        # Only this run's keys (and the revoked demo key) authenticate: keys an
+        # earlier run left in the database are not accepted any more.
+        active = {key_digest(key) for key in keys} | {key_digest(REVOKED_KEY)}
+        self._known = [account for account in self._load_known() if account.key_hash in active]
 
     @property
     def persistent(self) -> bool:
@@ -179,9 +184,16 @@ class AccountStore:
         """Take ``credits`` from the account atomically, or nothing when the balance is short.
 
         ``remember`` = (scope, idempotency key, fingerprint, body) stores the reply
-        in the same transaction, so a replay can never be charged twice.
+        in the same transaction as the charge, after looking for an earlier reply to
+        that key in it too: a duplicate (even one from another process that arrived
+        while the first was being answered) gets ``replay`` and is never charged.
         """
         with self._transaction():
+            if remember is not None:
+                earlier = self._recall_in_transaction(remember[0], remember[1])
+                if earlier is not None:
+                    return Charge(ok=True, remaining=self._balance_in_transaction(key_hash),
+                                  replay=earlier)
             changed = self._db.execute(
                 "UPDATE accounts SET balance = balance - ? "
                 "WHERE key_hash = ? AND revoked = 0 AND balance >= ?",
@@ -213,10 +225,15 @@ class AccountStore:
 
     def add_provider_request(
         self, name: str, url: str | None, email: str | None, remember: tuple[str, str, str] | None
-    ) -> str:
-        """Store a coverage request; returns its ``preq_`` id."""
+    ) -> str | StoredReply:
+        """Store a coverage request; returns its ``preq_`` id, or the earlier reply to the
+        same Idempotency-Key (looked up in the same transaction: never stored twice)."""
         request_id = "preq_" + secrets.token_hex(8)
         with self._transaction():
+            if remember is not None:
+                earlier = self._recall_in_transaction(remember[0], remember[1])
+                if earlier is not None:
+                    return earlier
             self._db.execute(
                 "INSERT INTO provider_requests VALUES (?, ?, ?, ?, ?)",
                 (request_id, name, url, email, time.time()),
@@ -240,12 +257,21 @@ class AccountStore:
     def recall(self, scope: str, idempotency_key: str) -> StoredReply | None:
         """The reply stored under this key in the last 24 hours, if any."""
         with self._lock:
-            row = self._db.execute(
-                "SELECT fingerprint, body FROM idempotent_replies "
-                "WHERE scope = ? AND idempotency_key = ? AND created_at > ?",
-                (scope, idempotency_key, time.time() - IDEMPOTENCY_TTL_S),
-            ).fetchone()
+            return self._recall_in_transaction(scope, idempotency_key)
+
+    def _recall_in_transaction(self, scope: str, idempotency_key: str) -> StoredReply | None:
+        row = self._db.execute(
+            "SELECT fingerprint, body FROM idempotent_replies "
+            "WHERE scope = ? AND idempotency_key = ? AND created_at > ?",
+            (scope, idempotency_key, time.time() - IDEMPOTENCY_TTL_S),
+        ).fetchone()
         return StoredReply(row[0], json.loads(row[1])) if row else None
+
+    def _balance_in_transaction(self, key_hash: str) -> int:
+        row = self._db.execute(
+            "SELECT balance FROM accounts WHERE key_hash = ?", (key_hash,)
+        ).fetchone()
+        return int(row[0]) if row else 0
 
     def _remember(self, scope: str, key: str, fingerprint: str, body: dict[str, Any]) -> None:
         self._db.execute(

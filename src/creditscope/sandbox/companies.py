@@ -1,5 +1,6 @@
-"""The company corpus: a few hundred fictional companies, families of similar
-names on different websites, and small companies that have no page at all."""
+"""The known companies: a few hundred fictional ones, families of similar names on
+different websites (the README's examples), and small companies with no page.
+Any other name is answered by :mod:`creditscope.sandbox.company_world`."""
 
 from __future__ import annotations
 
@@ -7,13 +8,18 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from creditscope import models
-from creditscope.gazetteer import load_gazetteer
+from creditscope.sandbox.company_pages import (
+    LEGAL_FORMS,
+    PageSeed,
+    build_page,
+    country_domain,
+    weighted_country,
+)
+from creditscope.sandbox.industries import BRAND_FIELDS, Industry, industry_of
+from creditscope.sandbox.naming import profile
 from creditscope.sandbox.places import slugify
 from creditscope.sandbox.seeding import rng_for, stable_hash
-
-NETWORK_HOST = "network.example"
-NETWORK_URL = f"https://{NETWORK_HOST}/company"
-LOGO_HOST = f"https://media.{NETWORK_HOST}/logos"
+from creditscope.sandbox.websites import EU_COUNTRIES
 
 # Each family shares a root name; every member has its own website. The first
 # member is the bare root. Names may carry a legal suffix, as registries show them.
@@ -76,6 +82,7 @@ NO_PAGE: tuple[tuple[str, str], ...] = (
     ("Kowalski & Daughters", "https://kowalski-daughters.pl"),
     ("Blue Door Dental", "https://bluedoordental.com"),
     ("Sunny Side Childcare", "https://sunnysidechildcare.net"),
+    ("Northwind Bakery", "https://northwindbakery.com"),
 )
 
 ROOTS = (
@@ -128,42 +135,13 @@ ROOTS = (
     "Verdant",
     "Wayfarer",
 )
-KINDS = (
-    ("Analytics", "Information Technology & Services"),
-    ("Logistics", "Transportation & Logistics"),
-    ("Foods", "Food & Beverages"),
-    ("Energy", "Renewables & Environment"),
-    ("Health", "Hospital & Health Care"),
-    ("Capital", "Financial Services"),
-    ("Media", "Online Media"),
-    ("Robotics", "Industrial Automation"),
-    ("Studio", "Design"),
-    ("Consulting", "Management Consulting"),
-    ("Partners", "Legal Services"),
-    ("Systems", "Computer Software"),
-    ("Labs", "Research"),
-    ("Travel", "Leisure, Travel & Tourism"),
-)
-TLDS = (".com", ".io", ".co.uk", ".de", ".fr", ".net", ".eu", ".co")
-LEGAL = ("", "", "", " Ltd", " Inc", " LLC", " GmbH", " PLC", " S.A.")
-SIZES = (
-    "2-10 employees",
-    "11-50 employees",
-    "51-200 employees",
-    "201-500 employees",
-    "501-1,000 employees",
-    "1,001-5,000 employees",
-    "5,001-10,000 employees",
-)
-ORG_TYPES = ("Privately Held", "Public Company", "Partnership", "Privately Held", "Nonprofit")
-TAGLINES = (
-    "Building what comes next.",
-    "Trusted since day one.",
-    "Simple tools for hard problems.",
-    "We move things forward.",
-    "Quality you can measure.",
-    "People first, always.",
-)
+KIND_WORDS = (
+    "Analytics", "Logistics", "Foods", "Energy", "Health", "Capital", "Media", "Robotics",
+    "Studio", "Consulting", "Partners", "Systems", "Labs", "Travel",
+)  # fmt: skip
+GENERIC_TLDS = ("com", "com", "com", "io", "net", "co", "eu")
+# README examples that must keep behaving as described there.
+ALWAYS_UNAVAILABLE = frozenset({"meridian-media"})
 
 
 @dataclass(frozen=True)
@@ -172,77 +150,77 @@ class CorpusEntry:
 
     name: str
     website: str
-    industry: str
     has_page: bool = True
+
+    @property
+    def slug(self) -> str:
+        """Its page's address on the network: ``"northwind-labs-ltd"``."""
+        return slugify(self.name)
 
 
 def _generated() -> list[CorpusEntry]:
-    rng = rng_for("company-corpus")
+    rng = rng_for("company-corpus", 2)
     entries = []
     for root in ROOTS:
-        kinds = rng.sample(KINDS, rng.randint(3, 6))
-        for kind, industry in kinds:
-            name = f"{root} {kind}{rng.choice(LEGAL)}"
-            domain = slugify(f"{root}{kind}") if rng.random() < 0.5 else slugify(f"{root} {kind}")
-            entries.append(CorpusEntry(name, f"https://www.{domain}{rng.choice(TLDS)}", industry))
+        kinds = rng.sample(KIND_WORDS, rng.randint(3, 6))
+        if root == "Meridian" and "Media" not in kinds:
+            kinds[0] = "Media"
+        for kind in kinds:
+            country = weighted_country(rng)
+            form = rng.choice(LEGAL_FORMS.get(country, ("",))) if rng.random() < 0.35 else ""
+            if f"{root} {kind}" == "Meridian Media":
+                form = ""
+            tld = country_domain(country) if rng.random() < 0.55 else rng.choice(GENERIC_TLDS)
+            if tld == "eu" and country not in EU_COUNTRIES:
+                tld = "com"
+            label = slugify(f"{root}{kind}") if rng.random() < 0.5 else slugify(f"{root} {kind}")
+            name = f"{root} {kind} {form}".strip()
+            entries.append(CorpusEntry(name, f"https://www.{label}.{tld}"))
     return entries
 
 
 @lru_cache(maxsize=1)
 def corpus() -> tuple[CorpusEntry, ...]:
-    """Every company the sandbox knows, with and without a page."""
-    entries: list[CorpusEntry] = []
-    for family in FAMILIES.values():
-        for index, (name, website) in enumerate(family):
-            kind = KINDS[stable_hash(name) % len(KINDS)][1]
-            entries.append(CorpusEntry(name, website, kind if index else "Information Technology"))
+    """Every company the sandbox knows by name, with and without a page."""
+    entries = [
+        CorpusEntry(name, website) for family in FAMILIES.values() for name, website in family
+    ]
     entries.extend(_generated())
-    entries.extend(
-        CorpusEntry(name, site, "Small Business", has_page=False) for name, site in NO_PAGE
-    )
+    entries.extend(CorpusEntry(name, site, has_page=False) for name, site in NO_PAGE)
     return tuple(entries)
+
+
+def industry_for(name: str) -> Industry:
+    """The field a name points to; a bare brand name gets one by its hash."""
+    found = industry_of(profile(name).words)
+    return found or BRAND_FIELDS[stable_hash("field", profile(name).compact) % len(BRAND_FIELDS)]
 
 
 @lru_cache(maxsize=1)
 def pages() -> dict[str, models.Company]:
-    """The network's company pages by slug (companies without a page are absent)."""
-    cities = load_gazetteer().cities[:300]
-    result: dict[str, models.Company] = {}
-    for entry in corpus():
-        if not entry.has_page:
-            continue
-        slug = slugify(entry.name)
-        rng = rng_for("company", slug)
-        size = rng.choice(SIZES)
-        employees_cap = int(size.split("-")[1].split()[0].replace(",", ""))
-        city = rng.choice(cities)
-        topics = ["consulting", "software", "logistics", "data", "design", "retail", "research"]
-        result[slug] = models.Company(
-            slug=slug,
-            name=entry.name,
-            url=f"{NETWORK_URL}/{slug}",
-            logo=f"{LOGO_HOST}/{slug}.png",
-            tagline=rng.choice(TAGLINES),
-            description=(
-                f"{entry.name} is a {entry.industry.lower()} company headquartered in "
-                f"{city.name}. Founded in {rng.randint(1965, 2021)}, it serves customers "
-                f"in {rng.randint(2, 60)} countries."
-            ),
-            website=entry.website,
-            industry=entry.industry,
-            company_size=size,
-            headquarters=f"{city.name}, {city.country_code}",
-            organization_type=rng.choice(ORG_TYPES),
-            specialties=", ".join(rng.sample(topics, 3)),
-            followers=rng.randint(40, 250_000),
-            employees_on_network=rng.randint(1, employees_cap),
-            organization_id=str(stable_hash("org", slug) % 90_000_000 + 10_000_000),
+    """The network's pages of the known companies, by slug (no page: absent)."""
+    return {
+        entry.slug: build_page(
+            PageSeed(entry.name, entry.website, industry_for(entry.name), entry.slug)
         )
-    return result
+        for entry in corpus()
+        if entry.has_page
+    }
+
+
+@lru_cache(maxsize=1)
+def by_words() -> dict[tuple[str, ...], CorpusEntry]:
+    """Known companies by the folded words of their name (the identity of a name)."""
+    return {profile(entry.name).words: entry for entry in corpus()}
+
+
+@lru_cache(maxsize=1)
+def _family_slugs() -> frozenset[str]:
+    return frozenset(slugify(name) for family in FAMILIES.values() for name, _ in family)
 
 
 def is_flaky(slug: str) -> bool:
-    """A deterministic few pages are always "momentarily unavailable"."""
-    return stable_hash("flaky", slug) % 13 == 0 and not any(
-        slug == slugify(name) for family in FAMILIES.values() for name, _ in family
-    )
+    """A deterministic few known pages are always "momentarily unavailable"."""
+    if slug in ALWAYS_UNAVAILABLE:
+        return True
+    return stable_hash("flaky", slug) % 13 == 0 and slug not in _family_slugs()

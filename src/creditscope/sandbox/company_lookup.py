@@ -4,91 +4,39 @@ the top hits and grade each one."""
 from __future__ import annotations
 
 import random
-import re
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urlsplit
-
-from rapidfuzz import fuzz
 
 from creditscope import models
-from creditscope.gazetteer import fold
-from creditscope.sandbox.companies import NETWORK_HOST, is_flaky, pages
+from creditscope.sandbox.companies import is_flaky, pages
+from creditscope.sandbox.company_pages import NETWORK_HOST
+from creditscope.sandbox.company_world import Fate, WorldCompany, company_named, namesakes
+from creditscope.sandbox.naming import (
+    STRONG_NAME,
+    name_similarity,
+    profile,
+    profile_similarity,
+    strip_legal_suffixes,
+)
 from creditscope.sandbox.problems import invalid_parameter
+from creditscope.sandbox.websites import is_domain, normalise_domain
+
+__all__ = [
+    "HYDRATE_LIMIT",
+    "LookupRequest",
+    "find_company",
+    "name_similarity",
+    "normalise_domain",
+    "strip_legal_suffixes",
+    "validate",
+]
 
 HYDRATE_LIMIT = 5  # hits fetched in full and returned as matches
 SEARCH_RESULTS = 10  # hits one name search returns
-STRONG_NAME = 0.85  # name similarity above which a match without website conflict is "medium"
+SEARCH_FLOOR = 0.3  # a page less similar than this is not a hit of the name search
 NAME_MAX = 200
-
-LEGAL_SUFFIXES = (
-    "limited",
-    "ltd",
-    "llc",
-    "l l c",
-    "inc",
-    "incorporated",
-    "plc",
-    "gmbh",
-    "corp",
-    "corporation",
-    "co",
-    "company",
-    "s a",
-    "sa",
-    "ag",
-    "bv",
-    "b v",
-    "nv",
-    "oy",
-    "ab",
-    "as",
-    "srl",
-    "s r l",
-    "spa",
-    "s p a",
-    "sarl",
-    "pty",
-    "pty ltd",
-    "kk",
-    "lp",
-    "llp",
-)
-_SUFFIX = re.compile(
-    r"(?:[\s,]+(?:"
-    + "|".join(re.escape(s).replace(r"\ ", r"[\s.]*") for s in LEGAL_SUFFIXES)
-    + r")\.?)+\s*$",
-    re.IGNORECASE,
-)
-_DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
-
-
-def strip_legal_suffixes(name: str) -> str:
-    """``"Northwind Labs Ltd."`` -> ``"Northwind Labs"``; keeps the name when only a suffix."""
-    cleaned = " ".join(name.split()).strip(" ,")
-    stripped = _SUFFIX.sub("", cleaned).strip(" ,&")
-    return stripped or cleaned
-
-
-def normalise_domain(website: str) -> str:
-    """``"HTTPS://www.Northwind.com/about"`` -> ``"northwind.com"``."""
-    text = website.strip()
-    if "://" not in text:
-        text = "http://" + text
-    try:
-        host = (urlsplit(text).hostname or "").lower().rstrip(".")
-    except ValueError:  # e.g. an unbalanced "[" reads as a broken IPv6 literal
-        return ""
-    return host[4:] if host.startswith("www.") else host
-
-
-def _comparable(name: str) -> str:
-    return fold(strip_legal_suffixes(name))
-
-
-def name_similarity(query: str, company_name: str) -> float:
-    """0..1: how alike two company names are once suffixes, case and accents are gone."""
-    return round(fuzz.ratio(_comparable(query), _comparable(company_name)) / 100, 3)
+WEBSITE_MAX = 500
+CONFIDENCE_RANK = {"high": 0, "medium": 1, "low": 2}
 
 
 @dataclass(frozen=True)
@@ -119,11 +67,13 @@ def validate(body: Any) -> LookupRequest:
     if website is not None:
         if not isinstance(website, str):
             raise invalid_parameter("website", "must be a string", reason="website_not_string")
-        if len(website) > 500:
-            raise invalid_parameter("website", "at most 500 characters", reason="website_too_long")
+        if len(website) > WEBSITE_MAX:
+            raise invalid_parameter(
+                "website", f"at most {WEBSITE_MAX} characters", reason="website_too_long"
+            )
         if website.strip() == "":
             website = None
-        elif not _DOMAIN.match(normalise_domain(website)):
+        elif not is_domain(normalise_domain(website)):
             raise invalid_parameter(
                 "website", "must be a domain or URL such as example.com", reason="website_invalid"
             )
@@ -139,6 +89,68 @@ def _serp(company: models.Company) -> tuple[str, str]:
     return title, snippet
 
 
+@dataclass(frozen=True)
+class Hit:
+    """A search hit: the page and whether it loads when hydrated."""
+
+    page: models.Company
+    unavailable: bool
+
+
+def _name_hits(query: str, subject: WorldCompany) -> list[Hit]:
+    """What the name search returns: the company itself, its namesakes, similar known pages."""
+    wanted = profile(query)
+    found: dict[str, tuple[float, Hit]] = {}
+    if subject.fate is not Fate.NO_PAGE:
+        found[subject.slug] = (2.0, Hit(subject.page, subject.fate is Fate.UNAVAILABLE))
+    for other in namesakes(subject):
+        similarity = profile_similarity(wanted, profile(other.name))
+        found.setdefault(other.slug, (similarity, Hit(other.page, other.fate is Fate.UNAVAILABLE)))
+    for slug, page in pages().items():
+        similarity = profile_similarity(wanted, profile(page.name or ""))
+        if similarity >= SEARCH_FLOOR and slug not in found:
+            found[slug] = (similarity, Hit(page, is_flaky(slug)))
+    ranked = sorted(found.items(), key=lambda item: (-item[1][0], item[0]))
+    return [hit for _, (_, hit) in ranked[:SEARCH_RESULTS]]
+
+
+def _website_hits(wanted: str, subject: WorldCompany) -> list[Hit]:
+    """What the website search returns: pages listing exactly that domain."""
+    hits = []
+    if subject.fate is not Fate.NO_PAGE and normalise_domain(subject.website) == wanted:
+        hits.append(Hit(subject.page, subject.fate is Fate.UNAVAILABLE))
+    hits += [
+        Hit(page, is_flaky(slug))
+        for slug, page in sorted(pages().items())
+        if normalise_domain(page.website or "") == wanted and slug != subject.slug
+    ]
+    return hits
+
+
+def _grade(hit: Hit, query: str, wanted: str | None, unavailable: bool) -> models.Match:
+    page = hit.page
+    title, snippet = _serp(page)
+    similarity = name_similarity(query, page.name or "")
+    # Without the page we cannot see its website: never "high" then.
+    listed = normalise_domain(page.website or "")
+    website_match = bool(wanted) and not unavailable and listed == wanted
+    if website_match:
+        confidence = "high"
+    elif similarity >= STRONG_NAME and not (wanted and not unavailable):
+        confidence = "medium"
+    else:
+        confidence = "low"
+    return models.Match(
+        company_url=page.url or "",
+        serp_title=title,
+        serp_snippet=snippet,
+        company=None if unavailable else page,
+        website_match=website_match,
+        name_similarity=similarity,
+        confidence=confidence,
+    )
+
+
 def find_company(
     request: LookupRequest, unavailable_rate: float, fault_rng: random.Random
 ) -> dict[str, Any]:
@@ -146,55 +158,23 @@ def find_company(
     query = strip_legal_suffixes(request.name)
     queries = [f'site:{NETWORK_HOST}/company "{query}"']
     wanted = normalise_domain(request.website) if request.website else None
-    everything = pages()
-    folded_query = _comparable(query)
-    scored = sorted(
-        (
-            (fuzz.WRatio(folded_query, _comparable(page.name or "")), slug)
-            for slug, page in everything.items()
-        ),
-        key=lambda pair: (-pair[0], pair[1]),
-    )
-    hits = [slug for score, slug in scored[:SEARCH_RESULTS] if score >= 70]
+    subject = company_named(query, request.website)
+    hits = _name_hits(query, subject)
     if wanted:
         queries.append(f'site:{NETWORK_HOST}/company "{wanted}"')
-        site_hits = [
-            slug
-            for slug, page in sorted(everything.items())
-            if normalise_domain(page.website or "") == wanted
-        ]
-        hits = site_hits + [slug for slug in hits if slug not in site_hits]
+        site_hits = _website_hits(wanted, subject)
+        site_urls = {hit.page.url for hit in site_hits}
+        hits = site_hits + [hit for hit in hits if hit.page.url not in site_urls]
     matches = []
-    for slug in hits[:HYDRATE_LIMIT]:
-        page = everything[slug]
-        title, snippet = _serp(page)
-        unavailable = is_flaky(slug) or (
+    for hit in hits[:HYDRATE_LIMIT]:
+        unavailable = hit.unavailable or (
             unavailable_rate > 0 and fault_rng.random() < unavailable_rate
         )
-        similarity = name_similarity(query, page.name or "")
-        page_domain = normalise_domain(page.website or "")
-        # Without the page we cannot see its website: never "high" then.
-        website_match = bool(wanted) and not unavailable and page_domain == wanted
-        if website_match:
-            confidence = "high"
-        elif similarity >= STRONG_NAME and not (wanted and not unavailable):
-            confidence = "medium"
-        else:
-            confidence = "low"
-        matches.append(
-            models.Match(
-                company_url=page.url or "",
-                serp_title=title,
-                serp_snippet=snippet,
-                company=None if unavailable else page,
-                website_match=website_match,
-                name_similarity=similarity,
-                confidence=confidence,
-            )
-        )
-    rank = {"high": 0, "medium": 1, "low": 2}
+        matches.append(_grade(hit, query, wanted, unavailable))
     matches.sort(
-        key=lambda m: (rank[m.confidence or "low"], -(m.name_similarity or 0), m.company_url)
+        key=lambda m: (
+            CONFIDENCE_RANK[m.confidence or "low"], -(m.name_similarity or 0), m.company_url
+        )
     )
     return {
         "query": query,

@@ -14,6 +14,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from creditscope.sandbox.control_chars import control_character_error
 from creditscope.sandbox.problems import ApiProblem
 
 MAX_BODY_BYTES = 64 * 1024
@@ -98,6 +99,9 @@ class RequestGuard:
             downstream: Receive = replay
         else:
             downstream = receive
+        if refused := control_character_error(scope.get("query_string", b""), body):
+            await _send_all(send, 400, refused, request_id)
+            return
         try:
             await self.app(scope, downstream, send_with_id)
         except Exception:

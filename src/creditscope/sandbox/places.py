@@ -6,6 +6,7 @@ import math
 import random
 
 from creditscope.gazetteer import City
+from creditscope.worldmap.landmask import is_land
 
 STREETS = (
     "Harbour",
@@ -27,6 +28,7 @@ STREETS = (
     "Oak",
     "Canal",
 )
+LAND_TRIES = 12  # draws of a venue's point before one in the water is kept
 STREET_KINDS = ("Street", "Road", "Lane", "Avenue", "Square", "Row")
 LOCAL_STREETS: dict[str, tuple[str, ...]] = {
     "FR": (
@@ -168,13 +170,22 @@ def display_name(rng: random.Random) -> str:
 
 
 def point_near(rng: random.Random, city: City, max_km: float) -> tuple[float, float]:
-    """A point within ``max_km`` of the city centre, denser towards the centre."""
-    distance = max_km * math.sqrt(rng.random()) * rng.uniform(0.3, 1.0)
-    bearing = rng.uniform(0, 2 * math.pi)
-    dlat = distance / 111.32 * math.cos(bearing)
-    dlng = distance / (111.32 * max(0.05, math.cos(math.radians(city.lat)))) * math.sin(bearing)
-    lat = max(-90.0, min(90.0, city.lat + dlat))
-    lng = ((city.lng + dlng + 180) % 360) - 180
+    """A point on land within ``max_km`` of the city centre, denser towards the centre.
+
+    Venues and restaurants stand on land: a point in a river or the sea (which
+    the city-zoom map shows) is drawn again, a few times at most.
+    """
+    lat, lng = city.lat, city.lng
+    for _ in range(LAND_TRIES):
+        distance = max_km * math.sqrt(rng.random()) * rng.uniform(0.3, 1.0)
+        bearing = rng.uniform(0, 2 * math.pi)
+        dlat = distance / 111.32 * math.cos(bearing)
+        stretch = max(0.05, math.cos(math.radians(city.lat)))
+        dlng = distance / (111.32 * stretch) * math.sin(bearing)
+        lat = max(-90.0, min(90.0, city.lat + dlat))
+        lng = ((city.lng + dlng + 180) % 360) - 180
+        if is_land(lat, lng):
+            break
     return round(lat, 5), round(lng, 5)
 
 

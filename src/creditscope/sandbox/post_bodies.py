@@ -14,7 +14,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
-from creditscope.sandbox.accounts import AccountStore
+from creditscope.sandbox.accounts import AccountStore, StoredReply
 from creditscope.sandbox.problems import invalid_parameter
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
@@ -67,12 +67,20 @@ class PostBody:
         return (scope, self.idempotency_key, fingerprint(self.raw))
 
     def replay(self, store: AccountStore, scope: str) -> JSONResponse | None:
-        """The first answer to this key (charged 0), or None if the key is new."""
+        """The first answer to this key (charged 0), or None if the key is new.
+
+        A quick early look only; the guarantee is the second look that
+        ``AccountStore.charge`` makes in the charging transaction (see ``replayed``).
+        """
         if self.idempotency_key is None:
             return None
         stored = store.recall(scope, self.idempotency_key)
         if stored is None:
             return None
+        return self.replayed(stored)
+
+    def replayed(self, stored: StoredReply) -> JSONResponse:
+        """The answer to a repeat of this key: the stored reply, or 400 if the body differs."""
         if stored.fingerprint != fingerprint(self.raw):
             raise invalid_parameter(
                 IDEMPOTENCY_HEADER,

@@ -23,16 +23,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
 from creditscope.sandbox import SANDBOX_BASE_URL
 from creditscope.settings_layers import SettingsError, SettingsLayers
+from creditscope.tui.fit import FittedApp
 from creditscope.tui.messages import ClientFailed, ClientReady, CreditSnapshot, LedgerChanged
 from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
+from creditscope.tui.web_tab import in_web_tab
+from creditscope.tui.widgets.credit_meter import snapshot_of
+from creditscope.tui.widgets.text_input import take_typed_ahead
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -67,14 +71,14 @@ def _screen_factory(app: CreditscopeApp, entry: NavEntry) -> Callable[[], Screen
     return build
 
 
-class CreditscopeApp(App[None]):
+class CreditscopeApp(FittedApp):
     """The creditscope explorer: one mode per main area, a live credit meter, a call inspector."""
 
     CSS_PATH = "app.tcss"
     TITLE = "creditscope"
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("question_mark,f1", "help", "Help", id="app.help"),
+        Binding("f1,question_mark", "help", "Help", id="app.help"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         *_nav_bindings(),
     ]
@@ -118,6 +122,7 @@ class CreditscopeApp(App[None]):
         self.client_error: BaseException | None = None
         self._client_event = asyncio.Event()
         self._unsubscribe_ledger: Callable[[], None] | None = None
+        self._spend_session: Any = None  # SpendSession: outlives every rebuilt client
         for entry in ordered_entries():
             self.add_mode(entry.mode, _screen_factory(self, entry))
 
@@ -260,7 +265,16 @@ class CreditscopeApp(App[None]):
         except Exception as error:  # shown to the user, never a crash
             self.post_message(ClientFailed(error))
             return
+        self._keep_session(client)
         self.post_message(ClientReady(client))
+
+    def _keep_session(self, client: Any) -> None:
+        """One session (budget, meter, Activity) for every client this explorer builds."""
+        ledger = getattr(client, "ledger", None)
+        if ledger is not None and hasattr(ledger, "session"):
+            with self._settings_lock:
+                self._spend_session = self._spend_session or ledger.session
+                ledger.session = self._spend_session
 
     @on(ClientReady)
     def _client_ready(self, message: ClientReady) -> None:
@@ -324,6 +338,12 @@ class CreditscopeApp(App[None]):
             with contextlib.suppress(Exception):  # closing is best effort at exit
                 await closer()
 
+    async def on_event(self, event: events.Event) -> None:
+        """Keys typed ahead after a key that focused a field land in the field."""
+        typed_ahead = isinstance(event, events.Key) and event.is_forwarded
+        if not (typed_ahead and take_typed_ahead(self.focused, event)):  # type: ignore[arg-type]
+            await super().on_event(event)
+
     # --- ledger -> meter ---------------------------------------------------------
 
     def _on_ledger_record(self, *args: Any) -> None:
@@ -340,16 +360,8 @@ class CreditscopeApp(App[None]):
 
     def _refresh_credits(self) -> None:
         ledger = getattr(self.client, "ledger", None)
-        if ledger is None:
-            return
-        totals = ledger.session_totals()
-        self.credits = CreditSnapshot(
-            spent=int(_field(totals, "spent")),
-            saved=int(_field(totals, "saved")),
-            calls=int(_field(totals, "calls")),
-            errors=int(_field(totals, "errors")),
-            remaining=getattr(ledger, "remaining", None),
-        )
+        if ledger is not None:
+            self.credits = snapshot_of(ledger)
 
     # --- navigation, help, themes -----------------------------------------------
 
@@ -375,7 +387,8 @@ class CreditscopeApp(App[None]):
         if getattr(self.settings, "theme", None) == name:
             return
         self.settings = self.settings.model_copy(update={"theme": name})
-        self._save_settings(self.settings)
+        if not in_web_tab(self):  # a web tab's theme is its own; the config stays as it is
+            self._save_settings(self.settings)
 
     @work(thread=True, group="settings", description="Save settings", exit_on_error=False)
     def _save_settings(self, settings: Settings) -> None:
@@ -388,8 +401,3 @@ class CreditscopeApp(App[None]):
         path = getattr(self._frame_settings, "config_file", None)
         return Path(path) if path else None
 
-
-def _field(totals: Any, name: str) -> Any:
-    if isinstance(totals, dict):
-        return totals.get(name, 0) or 0
-    return getattr(totals, name, 0) or 0

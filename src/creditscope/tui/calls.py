@@ -36,6 +36,7 @@ Example (a screen)::
 
 from __future__ import annotations
 
+import uuid
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -63,10 +64,14 @@ class CallRequest:
     params: dict[str, Any] = field(default_factory=dict)
     refresh: bool = False  # bypass the cache (and pay) on purpose
     label: str = ""  # what the loading line says; defaults to the operation
+    # The submission this request is: made when the user submits, sent as the POST's
+    # Idempotency-Key, and kept by every re-run of the same request (the error
+    # panel's Retry, the over-budget confirmation) so the service charges it once.
+    submission: str = field(default_factory=lambda: str(uuid.uuid4()), compare=False)
 
     def refreshed(self) -> CallRequest:
-        """The same request, forced past the cache."""
-        return replace(self, refresh=True)
+        """The same request, forced past the cache: a new submission, paid again."""
+        return replace(self, refresh=True, submission=str(uuid.uuid4()))
 
     async def send(self, client: DataClient, *, confirm_over_budget: bool = False) -> Result[Any]:
         """Call through the client (which validates locally first: a refused call is free)."""
@@ -75,6 +80,7 @@ class CallRequest:
             self.params,
             refresh=self.refresh,
             confirm_over_budget=confirm_over_budget,
+            idempotency_key=self.submission,
         )
 
 
@@ -107,6 +113,20 @@ class ResultArea(Vertical):
         @property
         def control(self) -> ResultArea:
             """The area that ran the call."""
+            return self.area
+
+    class Cancelled(Message):
+        """The user declined to spend (over the budget): nothing was sent, the screen is
+        as it was, and a note says so."""
+
+        def __init__(self, area: ResultArea, request: CallRequest) -> None:
+            super().__init__()
+            self.area = area
+            self.request = request
+
+        @property
+        def control(self) -> ResultArea:
+            """The area whose call was not made."""
             return self.area
 
     def __init__(self, *children: Widget, empty: str = "", **kwargs: Any) -> None:
@@ -240,16 +260,24 @@ class ResultArea(Vertical):
         def decided(confirmed: bool | None) -> None:
             if confirmed:
                 self.run(request, confirm_over_budget=True)
-            else:
-                self._set_state("error")
-                self.query_one(ErrorPanel).show(error)
-                self.post_message(self.Failed(self, request, error))
+                return
+            # Declined: what was on screen stays (results, empty hint or error), with a note.
+            self._set_state(self._state)
+            what = request.label or request.operation
+            self.app.notify(
+                f"Not sent: {what} ({error.price} cr) would pass the session budget. "
+                "Nothing was spent; what is on screen is unchanged.",
+                title="Cancelled",
+                timeout=8,
+            )
+            self.post_message(self.Cancelled(self, request))
 
         self.app.push_screen(
             ConfirmSpend(
                 "Over your session budget",
                 f"{request.label or request.operation} costs {error.price} cr. "
-                f"This session has spent {error.spent} of its {error.budget} cr budget.",
+                f"This session has {error.spent} of its {error.budget} cr budget spent or in"
+                " flight.",
                 price=error.price,
             ),
             decided,

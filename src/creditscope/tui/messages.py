@@ -53,3 +53,4 @@ class CreditSnapshot:
     calls: int = 0
     errors: int = 0
     remaining: int | None = None
+    unexplained: int = 0  # part of ``spent`` no recorded call explains (see Activity)

@@ -5,7 +5,7 @@ palette was opened from contributes its main actions by defining
 ``palette_commands()`` (see :class:`creditscope.tui.screens.base.AreaScreen`)::
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        yield PaletteCommand("Look up company", "Run the lookup (10 cr)", self.action_lookup)
+        yield PaletteCommand("Look up company", "Run the lookup", self.action_lookup)
 """
 
 from __future__ import annotations
@@ -40,6 +40,10 @@ class ScreenCommands(Provider):
                 partial(app.action_go, entry.mode),
             )
         yield PaletteCommand("Help", "Every key of this screen", app.action_help)
+        yield PaletteCommand(
+            "Import request", "Paste a curl command, URL or JSON body (i); sends nothing",
+            partial(_open_import, app),
+        )
         contribute = getattr(self.screen, "palette_commands", None)
         if contribute is not None:
             commands: Iterable[PaletteCommand] = contribute()
@@ -57,3 +61,10 @@ class ScreenCommands(Provider):
             score = matcher.match(command.title)
             if score > 0:
                 yield Hit(score, matcher.highlight(command.title), command.run, help=command.help)
+
+
+def _open_import(app: Any) -> None:
+    # Imported on use: the palette is built for the first frame.
+    from creditscope.tui.screens.import_request import open_import
+
+    open_import(app)

@@ -1,10 +1,12 @@
 """Braille rasteriser: land fill and country borders for a viewport, cached.
 
-A map of W x H cells is drawn on 2W x 4H dots. Land is filled by an even-odd
-scanline fill per country (so a country inside another's hole, like Lesotho,
-stays filled); borders are Bresenham lines on a separate layer so the widget
-can draw them fainter. Both layers are packed into one byte of Braille bits
-per cell (``chr(0x2800 + bits)`` is the glyph) and cached per viewport.
+A map of W x H cells is drawn on 2W x 4H dots. At city scale land is sampled
+from the 1 km land mask (:mod:`creditscope.worldmap.landmask`); further out it
+is filled by an even-odd scanline fill per country (so a country inside
+another's hole, like Lesotho, stays filled). Borders are Bresenham lines on a
+separate layer so the widget can draw them fainter. Both layers are packed
+into one byte of Braille bits per cell (``chr(0x2800 + bits)`` is the glyph)
+and cached per viewport.
 
 When the whole world is narrower than the view (a short, wide map at zoom 1)
 only one copy is drawn, clipped to :attr:`Viewport.world_window`, so the map
@@ -18,7 +20,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from creditscope.worldmap.land import Shape, World, load_world
+from creditscope.worldmap.landmask import clear_tile_cache, land_dots
 from creditscope.worldmap.projection import Viewport
+from creditscope.worldmap.scale import CITY_SCALE_KM_PER_CELL
 
 BRAILLE_BASE = 0x2800
 # Braille dot weights for (column, row) inside a cell, dots 1..8 in order.
@@ -30,6 +34,9 @@ BRAILLE_GLYPHS = tuple(chr(BRAILLE_BASE + bits) for bits in range(256))
 # Coarser than this, borders are left out: at 2x4 dots a cell, lines between
 # countries a few cells across would carve most of a continent's dots away.
 BORDER_MAX_KM_PER_CELL = 120.0
+# From city scale in (where the scale bar shows), land comes from the 1 km mask,
+# not from the 1:110m outlines, which have no coastline detail there.
+MASK_KM_PER_CELL = CITY_SCALE_KM_PER_CELL
 
 
 @dataclass(frozen=True, slots=True)
@@ -197,13 +204,16 @@ def rasterise(view: Viewport, world: World | None = None) -> MapLayers:
     left = ox + columns[0] / view.scale
     right = ox + columns[1] / view.scale
     bottom = oy + view.dots_high / view.scale
-    land = [bytearray(view.dots_wide) for _ in range(view.dots_high)]
     borders = [bytearray(view.dots_wide) for _ in range(view.dots_high)]
-    for country in world.countries:
-        if country.max_y < oy or country.min_y > bottom:
-            continue
-        for shift in _copies(country.min_x, country.max_x, left, right):
-            _fill_country(country.rings, shift, view, land, columns)
+    if view.km_per_cell < MASK_KM_PER_CELL:
+        land = land_dots(view, columns)
+    else:
+        land = [bytearray(view.dots_wide) for _ in range(view.dots_high)]
+        for country in world.countries:
+            if country.max_y < oy or country.min_y > bottom:
+                continue
+            for shift in _copies(country.min_x, country.max_x, left, right):
+                _fill_country(country.rings, shift, view, land, columns)
     for line in world.borders if view.km_per_cell <= BORDER_MAX_KM_PER_CELL else ():
         if line.max_y < oy or line.min_y > bottom:
             continue
@@ -219,5 +229,6 @@ def map_layers(view: Viewport) -> MapLayers:
 
 
 def clear_cache() -> None:
-    """Forget every cached viewport (benchmarks use this to measure cold redraws)."""
+    """Forget every cached viewport and mask tile (benchmarks measure cold redraws)."""
     map_layers.cache_clear()
+    clear_tile_cache()

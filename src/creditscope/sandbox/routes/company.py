@@ -32,4 +32,4 @@ async def company(request: Request, meter: Metered) -> JSONResponse:
         return replay
     faults: Faults = request.app.state.faults
     body = find_company(lookup, faults.unavailable_rate, faults.rng)
-    return meter.answer("professional_network/find_company", body, posted.remember(scope))
+    return meter.answer("professional_network/find_company", body, posted, scope)

@@ -59,4 +59,6 @@ async def provider_request(request: Request) -> JSONResponse:
         return replay
     remember = posted.remember(scope)
     new_id = store.add_provider_request(wanted.name, wanted.url, wanted.email, remember)
+    if not isinstance(new_id, str):  # a duplicate that raced the first: its answer
+        return posted.replayed(new_id)
     return JSONResponse({"ok": True, "id": new_id}, headers={"X-Credits-Charged": "0"})

@@ -14,16 +14,20 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import DataTable, Input, Label, Static
 
+from creditscope.tui import prices
 from creditscope.tui.clipboard import copy_text
 from creditscope.tui.leaks import watch_app
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
-from creditscope.tui.widgets.text_input import TextInput
+from creditscope.tui.widgets.text_input import TextInput, focus_now
 
 if TYPE_CHECKING:
     from creditscope.client.records import CallRecord
 
+# `creditscope serve`'s defaults: where a sandbox call can be repeated with curl.
+SERVE_ADDRESS = "http://127.0.0.1:8080"
+SERVE_COMMAND = "creditscope serve --port 8080"
 _CREDIT_HEADERS = ("x-credits-charged", "x-credits-remaining", "x-credits-cost", "x-request-id",
                    "retry-after")
 
@@ -68,6 +72,7 @@ class ActivityScreen(AreaScreen):
         Binding("y", "copy_json", "Copy JSON", id="activity.copy_json"),
         Binding("s", "save_json", "Save JSON", id="activity.save_json"),
         Binding("r", "replay", "Replay", id="activity.replay"),
+        Binding("z", "zoom_pane", "Zoom pane", id="activity.zoom"),
     ]
 
     def __init__(self) -> None:
@@ -77,7 +82,7 @@ class ActivityScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         """Filter, call table, then request and response side by side."""
-        with Horizontal(classes="toolbar"):
+        with Horizontal(classes="toolbar compact-form"):
             yield TextInput(placeholder="Filter calls (operation, params, status, cache)…",
                         id="activity-filter")
         yield DataTable(id="activity-table", cursor_type="row", zebra_stripes=True)
@@ -90,17 +95,26 @@ class ActivityScreen(AreaScreen):
                 yield Label("Response", classes="pane-title")
                 yield Static("", id="response-detail")
             with Vertical(id="response-pane", classes="pane"):
-                yield Label("Body  [dim]/ search · n next · N previous[/dim]", classes="pane-title")
+                yield Label("Body  [$text-muted]/ search · n next · N previous[/$text-muted]",
+                            classes="pane-title")
                 yield JsonView(id="response-json")
 
     def on_mount(self) -> None:
         """Columns, then follow the ledger through the app's credit snapshot."""
         table = self.query_one("#activity-table", DataTable)
-        for label, key in (("Time", "time"), ("Operation", "operation"), ("Params", "params"),
-                           ("Status", "status"), ("Credits", "credits"), ("Cache", "cache"),
-                           ("Latency", "latency")):
+        # What a reader scans for first comes first; the long params last, where a
+        # narrow terminal cuts them.
+        for label, key in (("Time", "time"), ("Operation", "operation"), ("Status", "status"),
+                           ("Credits", "credits"), ("Cache", "cache"), ("Latency", "latency"),
+                           ("Params", "params")):
             table.add_column(label, key=key)
         watch_app(self, "credits", lambda _: self.refresh_calls(), init=True)
+
+    def binding_cost(self, binding_id: str) -> str | None:
+        """Replay sends the selected call past the cache: it costs that call's price."""
+        if binding_id != "activity.replay" or self.selected is None or not self.selected.method:
+            return None  # an unexplained entry is no call: nothing to replay
+        return prices.credits_text(prices.price_of(self.app, self.selected.operation))
 
     def records(self) -> list[CallRecord]:
         """This session's calls, newest first."""
@@ -136,11 +150,11 @@ class ActivityScreen(AreaScreen):
         return (
             record.started_at.astimezone().strftime("%H:%M:%S"),
             record.operation,
-            key_params(record.params),
             status_text(record),
             credits_text(record),
             str(record.cache),
             format_latency(record.latency_ms),
+            key_params(record.params),
         )
 
     @on(Input.Changed, "#activity-filter")
@@ -154,16 +168,18 @@ class ActivityScreen(AreaScreen):
 
     def inspect(self, record: CallRecord) -> None:
         """Show ``record``'s request and response in the inspector."""
+        if record is not self.selected:
+            self.refresh_bindings()  # Replay's price follows the selection
         self.selected = record
         request = [f"[b]{record.method}[/b] {escape(record.url)}"]
         if record.method.upper() == "POST":
             body = json.dumps(record.params, ensure_ascii=False)
-            request.append("[dim]body[/dim] " + escape(body))
+            request.append("[$text-muted]body[/$text-muted] " + escape(body))
         elif record.params:
-            request += [f"[dim]{escape(k)}[/dim] = {escape(str(v))}"
+            request += [f"[$text-muted]{escape(k)}[/$text-muted] = {escape(str(v))}"
                         for k, v in record.params.items()]
         request.append("")
-        request += [f"[dim]{escape(k)}:[/dim] {escape(v)}"
+        request += [f"[$text-muted]{escape(k)}:[/$text-muted] {escape(v)}"
                     for k, v in record.request_headers.items()]
         self.query_one("#request-detail", Static).update("\n".join(request))
         response = [
@@ -172,11 +188,16 @@ class ActivityScreen(AreaScreen):
         ]
         if record.error_message:
             response.append(f"[red]{escape(record.error_message)}[/red]")
+        if record.note:  # an unexplained difference: what it is and which answer showed it
+            response.append(f"[yellow]{escape(record.note)}[/yellow]")
+        if record.revealed_by:
+            response.append(f"[$text-muted]revealed by the answer to:[/$text-muted] "
+                            f"{escape(record.revealed_by)}")
         headers = {k.lower(): v for k, v in record.response_headers.items()}
-        response += [f"[dim]{name}:[/dim] {escape(headers[name])}"
+        response += [f"[$text-muted]{name}:[/$text-muted] {escape(headers[name])}"
                      for name in _CREDIT_HEADERS if name in headers]
         if record.remaining is not None and "x-credits-remaining" not in headers:
-            response.append(f"[dim]remaining:[/dim] {record.remaining}")
+            response.append(f"[$text-muted]remaining:[/$text-muted] {record.remaining}")
         self.query_one("#response-detail", Static).update("\n".join(response))
         self.query_one("#response-json", JsonView).show(record.raw_body)
 
@@ -187,16 +208,38 @@ class ActivityScreen(AreaScreen):
             self.notify("Select a call first.", severity="warning")
         return self.selected
 
+    def action_zoom_pane(self) -> None:
+        """Fill the area with the focused pane (the body, from the table); again to restore."""
+        if self.maximized is not None:
+            self.minimize()
+            return
+        focused = self.focused
+        pane = self.query_one("#request-pane")
+        if focused is None or not (focused is pane or pane in focused.ancestors):
+            target = self.query_one("#response-json", JsonView)
+        else:
+            target = pane
+        target.focus()
+        self.maximize(target, container=False)
+
     def action_filter(self) -> None:
         """Focus the filter box."""
-        self.query_one("#activity-filter", Input).focus()
+        focus_now(self.query_one("#activity-filter", Input))
 
     def action_copy_curl(self) -> None:
         """Copy the selected call as curl; the key is read from ``$CREDITSCOPE_API_KEY``."""
-        from creditscope.client.curl import curl_command
+        from creditscope.client.curl import LocalService, curl_command
+        from creditscope.sandbox import SANDBOX_BASE_URL
 
-        if (record := self._need_selection()) is not None:
-            copy_text(self.app, curl_command(record), "curl command")
+        if (record := self._need_selection()) is None or not record.method:
+            return  # an unexplained entry is no request
+        # The in-process sandbox has no address: the command targets `creditscope serve`.
+        local = LocalService(SANDBOX_BASE_URL, SERVE_ADDRESS, SERVE_COMMAND)
+        command = curl_command(record, local=local)
+        note = "curl command" if command == curl_command(record) else (
+            f"curl command for the sandbox served at {SERVE_ADDRESS} (start it with "
+            f"`{SERVE_COMMAND}`)")
+        copy_text(self.app, command, note)
 
     def action_copy_json(self) -> None:
         """Copy the selected call's response body, pretty-printed."""
@@ -206,6 +249,7 @@ class ActivityScreen(AreaScreen):
     def action_save_json(self) -> None:
         """Ask for a path, then write the selected response body there."""
         from creditscope.tui.screens.save_file import SaveFileDialog
+        from creditscope.tui.web_tab import save_text
 
         record = self._need_selection()
         if record is None:
@@ -219,11 +263,11 @@ class ActivityScreen(AreaScreen):
             if path is None:
                 return
             try:
-                path.write_text(body, encoding="utf-8")
+                where = save_text(self.app, path, body)
             except OSError as error:
                 self.notify(str(error), title="Could not save", severity="error")
                 return
-            self.notify(f"{path} ({len(body)} bytes)", title="Saved response JSON")
+            self.notify(f"{where} ({len(body)} bytes)", title="Saved response JSON")
 
         self.app.push_screen(SaveFileDialog("Save response JSON", default), chosen)
 
@@ -234,6 +278,9 @@ class ActivityScreen(AreaScreen):
         record = self._need_selection()
         client: Any = getattr(self.app, "client", None)
         if record is None or client is None:
+            return
+        if not record.method:  # an unexplained difference: nothing to send again
+            self.notify("This entry is a balance difference, not a call.", severity="warning")
             return
         price = client.price_of(record.operation)
         text = (f"Send {record.method} {record.operation} again, bypassing the cache. "

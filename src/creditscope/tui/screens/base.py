@@ -11,7 +11,7 @@ it can add command-palette entries with ``palette_commands``::
                 yield DataTable()
 
         def palette_commands(self) -> Iterable[PaletteCommand]:
-            yield PaletteCommand("Refresh results", "Fetch again (2 cr)", self.action_refresh)
+            yield PaletteCommand("Refresh results", "Fetch again", self.action_refresh)
 
 Detail screens pushed inside an area (``self.app.push_screen(...)``) can
 subclass it too; ``escape`` pops back to the area's base screen.
@@ -22,13 +22,16 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Input, Static
+from textual.widgets import Button, Input, Static
 
+from creditscope.tui.key_costs import button_cost
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.widgets.app_header import AppHeader
 from creditscope.tui.widgets.footer import Footer  # Textual's, without its key leak
 from creditscope.tui.widgets.nav_bar import NavBar
@@ -39,7 +42,22 @@ class AreaScreen(Screen[None]):
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", show=False, id="screen.back"),
+        Binding("i", "import_request", "Import request", show=False, id="screen.import_request"),
     ]
+    SPENDING_KEYS: ClassVar[dict[str, str]] = {}
+    """Binding id -> the operation it always pays for, or the ``#id`` of the PriceButton it
+    presses; the footer and the help show the cost next to the key."""
+
+    def binding_cost(self, binding_id: str) -> str | None:
+        """What the key ``binding_id`` costs ("10 cr", "cached · free"), or None if nothing."""
+        target = self.SPENDING_KEYS.get(binding_id)
+        if target is None:
+            return None
+        if target.startswith("#"):
+            for button in self.query(target).results(Button):  # none while composing
+                return button_cost(str(button.label))
+            return None
+        return credits_text(price_of(self.app, target))
 
     def compose(self) -> ComposeResult:
         """The shared frame; the subclass fills ``compose_body``."""
@@ -61,6 +79,18 @@ class AreaScreen(Screen[None]):
         """Highlight this area in the nav bar (the mode is known by now)."""
         app: Any = self.app
         self.query_one(NavBar).highlight(app.current_mode)
+
+    def action_import_request(self, text: str = "") -> None:
+        """Open Import request: a pasted curl command, URL or JSON body."""
+        from creditscope.tui.screens.import_request import open_import
+
+        open_import(self.app, text)
+
+    def on_paste(self, event: events.Paste) -> None:
+        """A paste outside any text field (they stop it) opens Import request with it."""
+        if event.text.strip():
+            event.stop()
+            self.action_import_request(event.text)
 
     def action_back(self) -> None:
         """Leave a text field (so number keys navigate again), else pop a detail screen."""

@@ -15,7 +15,7 @@ from textual.widgets import Button, DataTable, Input, Static
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
-from creditscope.tui.widgets.text_input import TextInput
+from creditscope.tui.widgets.text_input import TextInput, focus_now
 
 Row = tuple[str, str, str, str, str]
 
@@ -25,7 +25,7 @@ def detail_text(row: Row) -> Text:
     provider, method, path, credits, description = row
     text = Text.assemble((provider, "bold"), " · ", (f"{method} {path}", "bold"), " · ", credits)
     text.append("\n")
-    text.append(description or "No description.", style="" if description else "dim")
+    text.append(description or "No description.", style="" if description else "bright_black")
     return text
 
 
@@ -51,7 +51,7 @@ class CatalogScreen(AreaScreen):
         The Description column is cut to the terminal's width, so the detail line under the
         table shows the highlighted endpoint's whole description, wrapped.
         """
-        with Horizontal(classes="toolbar"):
+        with Horizontal(classes="toolbar compact-form"):
             yield TextInput(placeholder="Filter providers and endpoints…", id="catalog-filter")
             yield Button("Request a provider", id="request-provider")
         with ResultArea(id="catalog-results"):
@@ -132,7 +132,7 @@ class CatalogScreen(AreaScreen):
 
     def action_filter(self) -> None:
         """Focus the filter box."""
-        self.query_one("#catalog-filter", Input).focus()
+        focus_now(self.query_one("#catalog-filter", Input))
 
     def action_refresh(self) -> None:
         """Fetch the catalog again from the service (it is free)."""

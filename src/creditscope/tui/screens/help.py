@@ -1,6 +1,8 @@
 """The help screen: every key of the current screen and the global ones.
 
-Generated from the active bindings (after the user's keymap), never written by hand.
+Generated from the active bindings (after the user's keymap), never written by hand;
+a key that spends shows its price as the footer does ("Re-check · 10 cr"). The
+window fits the terminal and its tables scroll inside its border.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label, Static
+
+from creditscope.tui.key_costs import cost_of_binding, with_cost
 
 # Textual's own plumbing keys that a user does not need listed.
 _HIDDEN_ACTIONS = frozenset(
@@ -34,7 +38,10 @@ def binding_rows(screen: Screen[object]) -> tuple[list[Row], list[Row]]:
         binding = active.binding
         if binding.action in _HIDDEN_ACTIONS or binding.system:
             continue
-        description = binding.description or binding.action.replace("_", " ")
+        description = with_cost(
+            binding.description or binding.action.replace("_", " "),
+            cost_of_binding(active.node, binding.id),
+        )
         is_global = active.node is app
         group = (is_global, description, binding.id or "")
         grouped.setdefault(group, []).append(_key_display(app, key))
@@ -70,7 +77,7 @@ class HelpScreen(ModalScreen[None]):
                 yield self._table(self.global_rows, "help-global")
             yield Static(
                 "Remap any key in the config file under [b]keys[/b], by binding id.  "
-                "[dim]escape[/dim] closes.",
+                "[$text-muted]escape[/$text-muted] closes.",
                 classes="dialog-text",
             )
 

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.widgets.text_input import TextInput
 
 FIELDS: tuple[tuple[str, str, str], ...] = (
@@ -85,7 +86,8 @@ class ProviderRequestForm(ModalScreen[str | None]):
                 with ResultArea(id="provider-result"):
                     yield Label("", id="provider-created", classes="success")
             with Horizontal(classes="dialog-buttons"):
-                yield Button("Send request · free", variant="primary", id="provider-send")
+                price = credits_text(price_of(self.app, "provider-requests"))
+                yield Button(f"Send request · {price}", variant="primary", id="provider-send")
                 yield Button("Close", id="provider-close")
 
     def on_mount(self) -> None:

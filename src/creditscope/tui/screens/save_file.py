@@ -12,6 +12,7 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from creditscope.tui.web_tab import in_web_tab
 from creditscope.tui.widgets.text_input import TextInput
 
 
@@ -31,7 +32,8 @@ class SaveFileDialog(ModalScreen[Path | None]):
         """Title, a path input, Save / Cancel."""
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Static("Path (relative to the current directory):", classes="field-label")
+            yield Static("File name (your browser downloads it):" if in_web_tab(self.app)
+                         else "Path (relative to the current directory):", classes="field-label")
             yield TextInput(str(self.default), id="save-path")
             yield Label("", id="save-path-error", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
@@ -50,6 +52,9 @@ class SaveFileDialog(ModalScreen[Path | None]):
             self.query_one("#save-path-error", Label).update("Enter a file name.")
             return
         path = Path(text).expanduser()
+        if in_web_tab(self.app):  # a download: only the name counts, the server is not probed
+            self.dismiss(Path(path.name.strip(".") or self.default.name))
+            return
         if path.is_dir():
             self.query_one("#save-path-error", Label).update("That is a directory.")
             return

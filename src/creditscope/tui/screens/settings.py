@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, Select, Static, Switch
 
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
+from creditscope.tui.web_tab import READ_ONLY_NOTE, in_web_tab
 from creditscope.tui.widgets.text_input import TextInput
 
 # Operation name -> settings field, for every cached operation (from operations.py at mount).
@@ -44,6 +45,18 @@ def _whole_number(text: str, field: str, *, allow_blank: bool) -> int | None:
     return int(text)
 
 
+def _seconds(text: str) -> float:
+    from creditscope.settings import MAX_TIMEOUT_S
+
+    try:
+        value = float(text.strip())
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= MAX_TIMEOUT_S:  # also refuses nan and inf
+        raise SettingsError("timeout", f"Enter seconds above 0, at most {MAX_TIMEOUT_S:g}.")
+    return value
+
+
 class SettingsScreen(AreaScreen):
     """Edit the settings; Save writes the config file (mode 0600) and rebuilds the client."""
 
@@ -73,6 +86,8 @@ class SettingsScreen(AreaScreen):
                 yield Label("Session budget (cr)", classes="field-label")
                 yield TextInput("" if settings.budget is None else str(settings.budget),
                             placeholder="no limit", id="budget")
+                yield Label("Request timeout (s)", classes="field-label")
+                yield TextInput(f"{settings.timeout:g}", id="timeout")
                 yield Label("Offline (cache only)", classes="field-label")
                 yield Switch(settings.offline, id="offline")
             yield Label("Cache lifetimes (seconds)", classes="section-title")
@@ -93,6 +108,28 @@ class SettingsScreen(AreaScreen):
             yield Static(f"Saved to {settings.config_file} (mode 0600). Keys are remapped "
                          "there under [b]\\[keys][/b] by binding id (see ?).",
                          id="settings-where", classes="hint")
+
+    def on_mount(self) -> None:
+        """In a web tab, every field but the theme is shown disabled, with why."""
+        if in_web_tab(self.app):
+            for widget in self.query("#settings-form Input, #settings-form Switch, "
+                                     "#settings-form Button"):
+                widget.disabled = True
+            self.query_one("#settings-where", Static).update(READ_ONLY_NOTE)
+            form = self.query_one("#settings-form")
+            form.mount(Static(READ_ONLY_NOTE, id="settings-read-only", classes="hint"), before=0)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No Save key in the footer of a web tab (the action would be refused)."""
+        return not (action == "save" and in_web_tab(self.app))
+
+    def _read_only(self) -> bool:
+        # Keys and the command palette reach the actions even with the buttons disabled.
+        if in_web_tab(self.app):
+            self._message(READ_ONLY_NOTE, error=True)
+            self.notify(READ_ONLY_NOTE, title="Not saved", severity="warning")
+            return True
+        return False
 
     def form_settings(self) -> Any:
         """New settings from the form; raises :class:`SettingsError` naming the bad field."""
@@ -116,6 +153,7 @@ class SettingsScreen(AreaScreen):
             "api_key": SecretStr(typed_key) if typed_key else current.api_key,
             "budget": _whole_number(self.query_one("#budget", Input).value, "budget",
                                     allow_blank=True),
+            "timeout": _seconds(self.query_one("#timeout", Input).value),
             "offline": self.query_one("#offline", Switch).value,
             "ttl": TTLSettings(**ttl),
             "theme": str(self.query_one("#theme", Select).value),
@@ -124,6 +162,8 @@ class SettingsScreen(AreaScreen):
     @on(Button.Pressed, "#save")
     def action_save(self) -> None:
         """Check the form, write the config file, and reconnect with the new settings."""
+        if self._read_only():
+            return
         try:
             settings = self.form_settings()
         except SettingsError as error:
@@ -136,6 +176,8 @@ class SettingsScreen(AreaScreen):
     def action_use_sandbox(self) -> None:
         """Switch to the built-in sandbox in one step (and save that choice)."""
         app: Any = self.app
+        if self._read_only():
+            return
         self.query_one("#base-url", Input).value = ""
         self._save(app.settings.model_copy(update={"base_url": None, "offline": False}),
                    "Using the built-in sandbox")
@@ -178,6 +220,8 @@ class SettingsScreen(AreaScreen):
         import asyncio
 
         app: Any = self.app
+        if self._read_only():
+            return
         client = await app.wait_for_client()
         if client.cache is None:
             self._message("There is no cache to clear.")

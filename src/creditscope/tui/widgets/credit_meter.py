@@ -11,6 +11,21 @@ from creditscope.tui.messages import CreditSnapshot
 SPEND_HIGHLIGHT_SECONDS = 1.5
 
 
+def snapshot_of(ledger: Any) -> CreditSnapshot:
+    """The meter's figures from a ledger's session totals (a dict in some test doubles)."""
+    totals = ledger.session_totals()
+
+    def field(name: str) -> int:
+        value = totals.get(name, 0) if isinstance(totals, dict) else getattr(totals, name, 0)
+        return int(value or 0)
+
+    return CreditSnapshot(
+        spent=field("spent"), saved=field("saved"), calls=field("calls"),
+        errors=field("errors"), remaining=getattr(ledger, "remaining", None),
+        unexplained=field("unexplained"),
+    )
+
+
 def _credits(value: int) -> str:
     return f"{value:,}".replace(",", " ")
 
@@ -28,7 +43,9 @@ class CreditMeter(Static):
 
     def _show(self, snapshot: CreditSnapshot) -> None:
         parts = [
-            f"[b]{_credits(snapshot.spent)}[/b] cr spent",
+            f"[b]{_credits(snapshot.spent)}[/b] cr spent"
+            + (f" [b](incl. {_credits(snapshot.unexplained)} unexplained)[/b]"
+               if snapshot.unexplained else ""),
             f"[b]{_credits(snapshot.saved)}[/b] cr saved",
         ]
         if snapshot.remaining is not None:

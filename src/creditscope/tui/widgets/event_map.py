@@ -9,7 +9,7 @@ Usage (the Events screen owns the data; the map only shows it and reports clicks
     event_map.fit([(m.lat, m.lng) for m in event_map.markers] + [event_map.search_point])
 
     @on(EventMap.MarkerSelected)      # a marker was clicked: select its feed row
-    @on(EventMap.PointPicked)         # a click elsewhere, or Enter: search there
+    @on(EventMap.PointPicked)         # a click elsewhere, or Enter: a point to search
 
 Keys: ``+``/``=`` zoom in, ``-`` zoom out, arrows pan, Enter picks the centre,
 ``0``/Home resets to the world. Mouse: the wheel zooms around the pointer,
@@ -54,7 +54,8 @@ class EventMap(MapMouse, can_focus=True):
 
     # Land derives from the theme's $text-success (light on dark themes, dark
     # on light ones), so it keeps its contrast in textual-light; borders are
-    # carved out of the land dots and their cell drawn fainter.
+    # carved out of the land dots and their cell drawn fainter. At city scale a
+    # cell of land only is muted (city-land), so the markers stand out on it.
     DEFAULT_CSS = """
     EventMap {
         height: 1fr;
@@ -64,6 +65,7 @@ class EventMap(MapMouse, can_focus=True):
     EventMap > .event-map--ocean { background: $background; }
     EventMap > .event-map--land { color: $text-success 85%; background: $success 15%; }
     EventMap > .event-map--border { color: $text-success 65%; }
+    EventMap > .event-map--city-land { color: $text-success 35%; background: $success 10%; }
     EventMap > .event-map--marker {
         color: auto 90%;
         background: $warning;
@@ -92,7 +94,7 @@ class EventMap(MapMouse, can_focus=True):
         Binding("right", "pan(1, 0)", "Pan", show=False, id="map.pan_right"),
         Binding("up", "pan(0, -1)", "Pan", show=False, id="map.pan_up"),
         Binding("down", "pan(0, 1)", "Pan", show=False, id="map.pan_down"),
-        Binding("enter", "pick_center", "Search here", id="map.pick"),
+        Binding("enter", "pick_center", "Pick point", id="map.pick"),
         Binding("0,home", "reset", "World", id="map.reset"),
     ]
 
@@ -194,7 +196,7 @@ class EventMap(MapMouse, can_focus=True):
         self.show_view(view.panned(dx * view.width * PAN_FRACTION, dy * view.height * PAN_FRACTION))
 
     def action_pick_center(self) -> None:
-        """Set the search point to the centre and report it."""
+        """Set the search point to the centre and report it (picking never searches)."""
         lat, lng = self.center
         self.search_point = (lat, lng)
         self.post_message(self.PointPicked(self, lat, lng))
@@ -212,13 +214,20 @@ class EventMap(MapMouse, can_focus=True):
     def cell_clicked(self, x: int, y: int) -> None:
         """A marker selects it (again on a cluster: its next marker); elsewhere picks the point.
 
-        A cluster click selects rather than zooms: markers that share a
-        venue never separate, however far in one zooms, and the wheel
-        already zooms around the pointer.
+        A marker is hit on its label or on the cell of its venue (a label may be
+        drawn beside it). A cluster click selects rather than zooms: markers that
+        share a venue never separate, however far in one zooms, and the wheel
+        already zooms around the pointer. Picking a point only reports it: the
+        screen shows what a search there costs, and searching is its own action.
         """
         label = self.label_at(x, y)
         if label is not None:
             self.post_message(self.MarkerSelected(self, label.after(self.selected).number))
+            return
+        venue = next((m for m in self.markers if self.latlng_to_cell(m.lat, m.lng) == (x, y)),
+                     None)
+        if venue is not None:
+            self.post_message(self.MarkerSelected(self, venue.number))
             return
         lat, lng = self.cell_to_latlng(x, y)
         self.search_point = (lat, lng)

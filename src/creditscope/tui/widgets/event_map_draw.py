@@ -16,12 +16,12 @@ from textual.strip import Strip
 
 from creditscope.worldmap.markers import MapMarker, PlacedMarker, layout_markers
 from creditscope.worldmap.projection import Viewport
-from creditscope.worldmap.raster import BRAILLE_GLYPHS, map_layers
+from creditscope.worldmap.raster import BRAILLE_GLYPHS, MASK_KM_PER_CELL, map_layers
 from creditscope.worldmap.scale import scale_bar
 
 # Kinds of cell in a composed frame; the first ones map to one component class each.
-LAND, BORDER, OCEAN, MARKER, SELECTED, CLUSTER, CROSSHAIR, RETICLE, CAPTION = range(9)
-SOLID_LAND, BORDER_ON_LAND = 9, 10
+LAND, BORDER, OCEAN, MARKER, SELECTED, CLUSTER, CROSSHAIR, RETICLE, CAPTION, CITY_LAND = range(10)
+SOLID_LAND, BORDER_ON_LAND = 10, 11
 KIND_CLASSES = (
     "event-map--land",
     "event-map--border",
@@ -32,6 +32,7 @@ KIND_CLASSES = (
     "event-map--crosshair",
     "event-map--reticle",
     "event-map--caption",
+    "event-map--city-land",
 )
 
 
@@ -57,6 +58,11 @@ def kind_styles(component_style: Callable[[str], Style]) -> list[Style]:
     styles.append(Style(color=land.color, bgcolor=land.bgcolor))
     styles.append(Style(color=border.color, bgcolor=land.bgcolor))
     return styles
+
+
+def solid_land_kind(view: Viewport) -> int:
+    """How a cell of land only is drawn: muted at city scale, so markers stand out."""
+    return CITY_LAND if view.km_per_cell < MASK_KM_PER_CELL else SOLID_LAND
 
 
 def caption_text(view: Viewport) -> str:
@@ -109,6 +115,7 @@ def compose_frame(state: MapState, styles: Sequence[Style]) -> list[Strip]:
     layers = map_layers(view)
     cells = overlay(state, layout_markers(state.markers, state.selected, view))
     glyphs = BRAILLE_GLYPHS
+    solid = solid_land_kind(view)
     strips: list[Strip] = []
     for y in range(view.height):
         land_row, border_row = layers.land[y], layers.borders[y]
@@ -126,7 +133,7 @@ def compose_frame(state: MapState, styles: Sequence[Style]) -> list[Strip]:
                     kind = BORDER_ON_LAND if land == 0xFF else BORDER
                     char = glyphs[land & ~border]
                 elif land == 0xFF:
-                    char, kind = glyphs[land], SOLID_LAND
+                    char, kind = glyphs[land], solid
                 elif land:
                     char, kind = glyphs[land], LAND
                 else:

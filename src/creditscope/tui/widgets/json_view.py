@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
 
-from creditscope.tui.widgets.text_input import TextInput
+from creditscope.tui.widgets.text_input import TextInput, focus_now
 
 
 def pretty_json(raw: str | None) -> str:
@@ -62,7 +62,7 @@ class JsonView(Vertical, can_focus=True):
     def action_search(self) -> None:
         """Open the search box."""
         self.query_one(".json-search").display = True
-        self.query_one(".json-search-input", Input).focus()
+        focus_now(self.query_one(".json-search-input", Input))
 
     def action_next_match(self) -> None:
         """Jump to the next match."""
@@ -122,7 +122,7 @@ class JsonView(Vertical, can_focus=True):
 
     def _highlighted(self) -> Text:
         if not self.document:
-            return Text("(no body)", style="dim")
+            return Text("(no body)", style="bright_black")
         syntax = Syntax(self.document, "json", theme="ansi_dark", word_wrap=True)
         text = syntax.highlight(self.document)
         text.rstrip()

@@ -1,4 +1,5 @@
-"""A button that says what pressing it costs: "Look up · 10 cr", "cached · free", "refresh · 10 cr".
+"""A button that says what pressing it costs: "Look up · 10 cr", "Look up · cached · free",
+"Look up · 10 cr · cached copy expired", "Refresh · 10 cr" (see :mod:`creditscope.tui.prices`).
 
 Give it the operation, and keep its params current as the user types::
 
@@ -16,17 +17,7 @@ from textual.reactive import reactive
 from textual.widgets import Button
 
 from creditscope.tui.leaks import watch_app
-
-
-def price_label(action: str, price: int | None, cache_state: str | None, *, refresh: bool) -> str:
-    """The button text for an action given its price and the cache state of its request."""
-    if price is None:  # client not ready yet
-        return action
-    if refresh:
-        return f"Refresh · {price} cr" if price else "Refresh · free"
-    if cache_state in ("hit", "stale"):
-        return f"{action} · cached · free"
-    return f"{action} · {price} cr" if price else f"{action} · free"
+from creditscope.tui.prices import quote
 
 
 class PriceButton(Button):
@@ -53,17 +44,11 @@ class PriceButton(Button):
 
     def update_price(self) -> None:
         """Ask the client for the price and cache state and update the label."""
-        client: Any = getattr(self.app, "client", None)
-        price: int | None = None
-        state: str | None = None
-        if client is not None:
-            price = client.price_of(self.operation)
-            try:
-                state = str(client.cache_state(self.operation, self.params))
-            except Exception:  # params not valid yet: the price alone is still right
-                state = None
-        label = price_label(self.action_text, price, state, refresh=self.refresh_cache)
+        now = quote(self.app, self.operation, self.params)
+        label = self.action_text if now is None else now.label(
+            self.action_text, refresh=self.refresh_cache)
         if str(self.label) != label:
             self.label = label
             # Setting a label does not relayout: an auto-width button would clip it.
             self.refresh(layout=True)
+            self.refresh_bindings()  # a key that presses this button shows the same price

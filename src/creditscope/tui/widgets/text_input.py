@@ -20,10 +20,43 @@ from __future__ import annotations
 import unicodedata
 from typing import Any
 
+from textual import events
+from textual.widget import Widget
 from textual.widgets import Input
 
 # Bidi embeddings, overrides and isolates: they reorder what is drawn, not what is sent.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+def focus_now(widget: Widget) -> None:
+    """Focus ``widget`` before the next key is handled.
+
+    ``Widget.focus()`` takes effect only after the messages already queued, so
+    keys typed right after ``/`` ("/Paris" at full speed) would reach the screen's
+    single-key bindings (Search, Refresh: they spend) instead of the field. Every
+    key that focuses a field uses this.
+    """
+    widget.screen.set_focus(widget)
+
+
+def take_typed_ahead(focused: Widget | None, event: events.Key) -> bool:
+    """Type a stray printable key into the focused field; True if it was taken.
+
+    Keys typed faster than a frame are each routed to the widget focused when
+    they arrive, so the keys after ``/`` reach the old focus and bubble up as if
+    pressed there. A field consumes every printable key sent to it, so one that
+    bubbles up while a field has focus is such a stray: it belongs in the field,
+    not to the screen's single-key bindings (on Events, "s" is Search).
+    """
+    if not (isinstance(focused, Input) and event.is_printable and event.character):
+        return False
+    event.stop()
+    event.prevent_default()
+    if focused.selection.is_empty:
+        focused.insert_text_at_cursor(event.character)
+    else:
+        focused.replace(event.character, *focused.selection)
+    return True
 
 
 def _unsafe(char: str) -> bool:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
@@ -11,6 +9,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Label, Static
 
 from creditscope.models import Company, Match
+from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.company.reasoning import confidence_badge, why
 
 FIND_COMPANY = "professional_network/find_company"
@@ -68,9 +67,7 @@ class CompanyCard(VerticalScroll, can_focus=False):
 
     def _recheck_label(self) -> str:
         # A re-check is the whole lookup again, past the cache: say what it costs.
-        client: Any = getattr(self.app, "client", None)
-        price = client.price_of(FIND_COMPANY) if client is not None else None
-        return "Re-check page" if price is None else f"Re-check page · {price} cr"
+        return f"Re-check page · {credits_text(price_of(self.app, FIND_COMPANY))}"
 
     def show(self, match: Match | None, website: str | None, rank: int) -> None:
         """Fill the card from ``match`` (None clears it)."""
@@ -100,7 +97,7 @@ class CompanyCard(VerticalScroll, can_focus=False):
         snippet = Text("Search hit: ", style="bold")
         snippet.append(match.serp_title or "—")
         snippet.append("\n")
-        snippet.append(match.serp_snippet or "", style="dim")
+        snippet.append(match.serp_snippet or "", style="bright_black")
         texts["snippet"].update(snippet)
         if company is None:
             texts["tagline"].update(

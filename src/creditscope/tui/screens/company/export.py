@@ -80,11 +80,10 @@ def matches_csv(lookup: CompanyLookup, website: str | None) -> str:
     return out.getvalue()
 
 
-def write_matches(path: Path, lookup: CompanyLookup, name: str, website: str | None) -> str:
-    """Write the matches to ``path`` (format from its suffix); returns the format used."""
+def render_matches(
+    path: Path, lookup: CompanyLookup, name: str, website: str | None
+) -> tuple[str, str]:
+    """(format, text) of the matches for a file named ``path`` (format from its suffix)."""
     fmt = export_format(path)
     text = matches_csv(lookup, website) if fmt == "csv" else matches_json(lookup, name, website)
-    path = path.expanduser()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
-    return fmt
+    return fmt, text

@@ -18,7 +18,7 @@ from creditscope.tui.screens.company.reasoning import (
     why,
 )
 
-_WEBSITE_STYLES = {"yes": "bold green", "no": "red", "not checked": "dim"}
+_WEBSITE_STYLES = {"yes": "bold green", "no": "red", "not checked": "bright_black"}
 
 
 class MatchTable(DataTable[Text | str]):
@@ -44,6 +44,9 @@ class MatchTable(DataTable[Text | str]):
 
     def __init__(self, **kwargs: object) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)  # type: ignore[arg-type]
+        # The selected row in the cursor's colours, badges included: a badge's dark text
+        # on the cursor's blue would be unreadable.
+        self.cursor_background_priority = "css"
         self.matches: list[Match] = []
         self.website: str | None = None
 
@@ -79,7 +82,7 @@ class MatchTable(DataTable[Text | str]):
                 name,
                 Text(why(match, website), style="italic"),
                 Text(short_url(match.company_url), style="underline"),
-                Text(match.serp_title or "", style="dim"),
+                Text(match.serp_title or "", style="bright_black"),
                 key=str(rank),
             )
         if self.matches:

@@ -89,12 +89,12 @@ def website_match_text(match: Match, website_given: bool) -> str:
 def similarity_bar(similarity: float | None, width: int = BAR_WIDTH) -> Text:
     """``"█████████░ 0.93"``: the name similarity as a bar and a number."""
     if similarity is None:
-        return Text("—", style="dim")
+        return Text("—", style="bright_black")
     value = min(max(similarity, 0.0), 1.0)
     filled = round(value * width)
     bar = Text(_BAR_FULL * filled, style="#58a6ff")
     bar.append(_BAR_EMPTY * (width - filled), style="#484f58")
-    bar.append(f" {value:.2f}")
+    bar.append(f" {value:.2f}", style="default")  # the theme's text colour, not the bar's
     return bar
 
 

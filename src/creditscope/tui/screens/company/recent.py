@@ -10,19 +10,23 @@ from textual.message import Message
 from textual.widgets import Select
 
 from creditscope.tui.leaks import watch_app
+from creditscope.tui.prices import Quote, credits_text, quote
 from creditscope.tui.screens.company.reasoning import domain_of
 
 FIND_COMPANY = "professional_network/find_company"
 RECENT_LIMIT = 15
 
 
-def recent_label(params: dict[str, Any], state: str, price: int) -> str:
-    """``"Northwind Labs Ltd · northwind-labs.co.uk · free"`` (expired entries show the price)."""
+def recent_label(params: dict[str, Any], now: Quote) -> str:
+    """``"Northwind Labs Ltd · northwind-labs.co.uk · free"``; past its TTL the entry is
+    fetched (and charged) again online (``"… · 10 cr · cached copy expired"``), and shown
+    free, marked stale, offline."""
     parts = [str(params.get("name", ""))]
     if params.get("website"):
         parts.append(domain_of(str(params["website"])))
-    # Past its TTL the cache entry is refetched (and charged) unless offline.
-    parts.append("free" if state == "hit" else f"expired · {price} cr")
+    parts.append(credits_text(now.cost))
+    if now.note and now.note != "cached":
+        parts.append(now.note)
     return " · ".join(parts)
 
 
@@ -52,14 +56,14 @@ class RecentLookups(Select[str]):
             return
         options: list[tuple[str, str]] = []
         self._by_key = {}
-        price = client.price_of(FIND_COMPANY)
         for params in client.recent(FIND_COMPANY, limit=RECENT_LIMIT):
             key = json.dumps(params, sort_keys=True)
             if key in self._by_key:
                 continue
             self._by_key[key] = params
-            state = str(client.cache_state(FIND_COMPANY, params))
-            options.append((recent_label(params, state, price), key))
+            now = quote(self.app, FIND_COMPANY, params)
+            if now is not None:
+                options.append((recent_label(params, now), key))
         with self.prevent(Select.Changed):
             self.set_options(options)
         self.prompt = f"Recent lookups ({len(options)})" if options else "No recent lookups"

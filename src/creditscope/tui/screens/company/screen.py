@@ -20,20 +20,21 @@ from creditscope.models import CompanyLookup
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.clipboard import copy_text
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.company.company_card import CompanyCard
-from creditscope.tui.screens.company.export import write_matches
+from creditscope.tui.screens.company.export import render_matches
 from creditscope.tui.screens.company.match_table import MatchTable
 from creditscope.tui.screens.company.reasoning import domain_of, normalised_query
 from creditscope.tui.screens.company.recent import RecentLookups
+from creditscope.tui.screens.company.report import lookup_report
 from creditscope.tui.screens.save_file import SaveFileDialog
+from creditscope.tui.web_tab import save_text
 from creditscope.tui.widgets.price_button import PriceButton
-from creditscope.tui.widgets.text_input import TextInput
+from creditscope.tui.widgets.text_input import TextInput, focus_now
 
 FIND_COMPANY = "professional_network/find_company"
-WEBSITE_HINT = (
-    "Website is optional, but it is the most reliable way to get a high-confidence match."
-)
+WEBSITE_HINT = "Website is optional, but gives the most reliable match."
 EMPTY_TEXT = (
     "Type a company name (and ideally its website), then press Enter.\n"
     "Lookups already in the cache reopen for free from Recent lookups."
@@ -57,9 +58,12 @@ def check_form(name: str, website: str) -> tuple[str, str] | None:
 
 
 def spend_note(record: CallRecord) -> Text:
-    """"from the cache · free" or "charged 10 cr" for the summary line."""
-    if record.cache in (CacheStatus.HIT, CacheStatus.STALE):
+    """"from the cache · free" (offline past its TTL: "stale copy · free") or
+    "charged N cr" for the summary line."""
+    if record.cache is CacheStatus.HIT:
         return Text("from the cache · free", style="green")
+    if record.cache is CacheStatus.STALE:
+        return Text("stale copy (offline) · free", style="yellow")
     return Text(f"charged {record.credits_charged} cr", style="yellow")
 
 
@@ -74,17 +78,22 @@ class CompanyScreen(AreaScreen):
         Binding("c", "copy_url", "Copy URL", id="company.copy_url"),
         Binding("e", "export", "Export", id="company.export"),
         Binding("h", "recent", "Recent", id="company.recent"),
-        Binding("r", "recheck", "Re-check", show=False, id="company.recheck"),
+        Binding("r", "recheck", "Re-check", id="company.recheck"),
+        Binding("t", "copy_report", "Report", id="company.copy_report"),
+        Binding("w", "compare", "Compare", id="company.compare"),
     ]
+    # A re-check is the whole lookup again, past the cache: always charged.
+    SPENDING_KEYS: ClassVar[dict[str, str]] = {"company.recheck": FIND_COMPANY}
 
     def __init__(self) -> None:
         super().__init__()
         self.lookup: CompanyLookup | None = None
         self.shown_params: dict[str, Any] | None = None  # the request behind the results
+        self.shown_record: CallRecord | None = None  # the call that answered it
 
     def compose_body(self) -> ComposeResult:
         """Form, hint, recent lookups; then the result area with summary, table and card."""
-        with Horizontal(id="company-form", classes="toolbar"):
+        with Horizontal(id="company-form", classes="toolbar compact-form"):
             yield TextInput(placeholder="Company name (required)", id="name")
             yield TextInput(placeholder="Website (optional)", id="website")
             yield PriceButton("Look up", operation=FIND_COMPANY, id="submit", variant="primary")
@@ -97,15 +106,29 @@ class CompanyScreen(AreaScreen):
             yield MatchTable(id="matches")
             yield CompanyCard(id="card")
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Re-check is offered once a lookup is on screen."""
+        if action == "recheck":
+            return self.shown_params is not None
+        return True
+
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Look up, copy, export and re-check from the command palette."""
-        yield PaletteCommand("Look up company", "Run the lookup in the form (10 cr)", self.submit)
+        yield PaletteCommand("Look up company", "Run the lookup in the form"
+                             f" ({credits_text(price_of(self.app, FIND_COMPANY))})", self.submit)
         yield PaletteCommand(
             "Copy company URL", "Copy the selected match's URL", self.action_copy_url
         )
         yield PaletteCommand(
             "Export matches", "Write the matches as JSON or CSV", self.action_export
         )
+        yield PaletteCommand("Copy lookup report", "Markdown for a ticket (t)",
+                             self.action_copy_report)
+        yield PaletteCommand("Save lookup report", "Markdown for a ticket, to a file",
+                             self.action_save_report)
+        yield PaletteCommand("Compare with and without the website",
+                             "The same lookup without (or with another) website, side by side (w)",
+                             self.action_compare)
 
     # --- the form -------------------------------------------------------------
 
@@ -161,6 +184,8 @@ class CompanyScreen(AreaScreen):
         params = dict(event.request.params)
         self.lookup = lookup
         self.shown_params = params
+        self.shown_record = event.result.record
+        self.refresh_bindings()  # Re-check is offered now
         website = params.get("website")
         summary = self._summary(lookup, params, event.result.record)
         self.query_one("#summary", Static).update(summary)
@@ -184,7 +209,8 @@ class CompanyScreen(AreaScreen):
         text.append(f"   ·   {count} match{'es' if count != 1 else ''}   ·   ")
         text.append_text(spend_note(record))
         text.append("\nSearches ", style="bold")
-        text.append("   ".join(lookup.queries) if lookup.queries else "not reported", style="dim")
+        searches = "   ".join(lookup.queries) if lookup.queries else "not reported"
+        text.append(searches, style="bright_black")
         if not lookup.matches:
             text.append(
                 "\nNo candidate pages: the company may have no page on the network.",
@@ -242,12 +268,13 @@ class CompanyScreen(AreaScreen):
                 return
             try:
                 name, website = str(params.get("name", "")), params.get("website")
-                fmt = write_matches(path, lookup, name, website)
+                fmt, text = render_matches(path, lookup, name, website)
+                where = save_text(self.app, path, text)
             except OSError as error:
                 self.notify(f"{path}: {error.strerror or error}", title="Export failed",
                             severity="error")
                 return
-            self.notify(f"{len(lookup.matches)} matches as {fmt.upper()} to {path}",
+            self.notify(f"{len(lookup.matches)} matches as {fmt.upper()} to {where}",
                         title="Exported")
 
         title = f"Export {len(lookup.matches)} matches (a .csv name writes CSV, otherwise JSON)"
@@ -260,6 +287,61 @@ class CompanyScreen(AreaScreen):
             recent.focus()
             recent.action_show_overlay()
 
+    def _report(self) -> str | None:
+        if self.lookup is None or self.shown_params is None or self.shown_record is None:
+            self.notify("Run a lookup first; there is nothing to report.", severity="warning")
+            return None
+        app: Any = self.app
+        service = "sandbox" if app.is_sandbox else str(app.settings.base_url)
+        return lookup_report(self.lookup, self.shown_params, self.shown_record,
+                             service=service, sandbox=app.is_sandbox)
+
+    def action_copy_report(self) -> None:
+        """Copy the shown lookup as a Markdown report for a ticket (never the key)."""
+        report = self._report()
+        if report is not None:
+            copy_text(self.app, report, "Lookup report")
+
+    def action_save_report(self) -> None:
+        """Ask for a file and save the Markdown report there."""
+        report = self._report()
+        if report is None:
+            return
+        name = str((self.shown_params or {}).get("name", "company"))
+        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "company"
+
+        def chosen(path: Path | None) -> None:
+            if path is None:
+                return
+            try:
+                where = save_text(self.app, path, report)  # a web tab downloads it instead
+            except OSError as error:
+                self.notify(f"{path}: {error.strerror or error}", title="Not saved",
+                            severity="error")
+                return
+            self.notify(f"Lookup report saved to {where}", title="Saved")
+
+        self.app.push_screen(SaveFileDialog("Save the lookup report (Markdown)",
+                                            Path(f"{slug}-lookup.md")), chosen)
+
+    def action_compare(self) -> None:
+        """Run the shown lookup again without its website (or with another) and compare."""
+        if self.lookup is None or self.shown_params is None:
+            self.notify("Run a lookup first; then compare it.", severity="warning")
+            return
+        from creditscope.tui.screens.company.compare_screen import CompareScreen
+
+        self.app.push_screen(CompareScreen(self.lookup, self.shown_params))
+
+    def fill_request(self, operation: str, params: dict[str, Any]) -> bool:
+        """Fill the form from an imported request; sends nothing (the button shows the price)."""
+        if operation != FIND_COMPANY:
+            return False
+        self.query_one("#name", Input).value = str(params.get("name") or "")
+        self.query_one("#website", Input).value = str(params.get("website") or "")
+        self.query_one("#submit", PriceButton).focus()
+        return True
+
     def action_focus_name(self) -> None:
         """Back to the name field for a new lookup."""
-        self.query_one("#name", Input).focus()
+        focus_now(self.query_one("#name", Input))

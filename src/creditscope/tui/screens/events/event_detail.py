@@ -65,7 +65,7 @@ def describe_event(
 
     venue_zone = event_zone(event)
     grid = Table.grid(padding=(0, 1))
-    grid.add_column(style="dim", no_wrap=True)
+    grid.add_column(style="bright_black", no_wrap=True)
     grid.add_column()
     dates = event.date
     start = dates.start if dates else None
@@ -76,7 +76,7 @@ def describe_event(
     grid.add_row("Your time", span_text(start, end, viewer))
     sale = Text(on_sale_text(on_sale, now, venue_zone), style="bold")
     if on_sale is not None:
-        sale.append(f" ({moment_text(on_sale, venue_zone)})", style="dim")
+        sale.append(f" ({moment_text(on_sale, venue_zone)})", style="bright_black")
     grid.add_row("Tickets", sale)
     grid.add_row("Price", f"{price_detail(event.price)} · {event.tag or 'no tag'}")
     grid.add_row("Lineup", ", ".join(event.lineup) if event.lineup else "—")

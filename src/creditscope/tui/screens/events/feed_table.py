@@ -28,16 +28,17 @@ if TYPE_CHECKING:
     # Annotations only: pydantic and the models stay out of the first frame.
     from creditscope.models import Event
 
-# (key, heading, width, sortable)
+# (key, heading, width, sortable): when, what, how much and can I go first, so a
+# narrow terminal cuts where and the tag rather than the price.
 COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
     ("number", "#", 3, False),
     ("date", "Date (venue)", 16, True),
     ("name", "Event", 23, False),
+    ("price", "Price", 9, True),
+    ("status", "Status", 11, False),
     ("venue", "Venue", 16, False),
     ("city", "City", 9, False),
-    ("price", "Price", 9, True),
     ("tag", "Tag", 10, False),
-    ("status", "Status", 11, False),
 )
 SORT_KEYS: dict[str, Callable[[Event], Any]] = {"date": date_sort_key, "price": price_sort_key}
 
@@ -138,11 +139,11 @@ class EventFeedTable(DataTable[Any]):
             Text(str(number), style="bold", justify="right"),
             table_time(event),
             clip(event.name, widths["name"]),
+            Text(clip(price_text(event.price), widths["price"]), justify="right"),
+            status,
             clip(venue.name if venue else None, widths["venue"]),
             clip(venue.city if venue else None, widths["city"]),
-            Text(clip(price_text(event.price), widths["price"]), justify="right"),
             clip(event.tag, widths["tag"]),
-            status,
         )
 
     # --- sorting -----------------------------------------------------------------

@@ -17,7 +17,7 @@ ZERO_DECIMAL_CURRENCIES = frozenset({"JPY", "KRW", "HUF", "CLP", "COP", "TWD", "
 
 # Rich styles of the status badge; an unknown status gets the neutral one.
 STATUS_STYLES: dict[str, str] = {
-    "on-sale": "bold black on green",
+    "on-sale": "bold #0b2e13 on #3fb950",
     "sold-out": "bold white on red",
     "rescheduled": "bold black on yellow",
     "postponed": "bold black on yellow",
@@ -30,7 +30,7 @@ STATUS_COLOURS: dict[str, str] = {
     "sold-out": "red",
     "rescheduled": "yellow",
     "postponed": "yellow",
-    "cancelled": "dim strike",
+    "cancelled": "bright_black strike",
 }
 
 

@@ -27,6 +27,7 @@ from textual.widgets import Button, Input, Static
 from creditscope.client.records import CallRecord
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.events.event_detail import EventDetail
 from creditscope.tui.screens.events.feed_summary import (
@@ -44,6 +45,7 @@ from creditscope.tui.screens.events.location_input import (
     parse_location,
 )
 from creditscope.tui.widgets.price_button import PriceButton
+from creditscope.tui.widgets.text_input import focus_now
 
 if TYPE_CHECKING:
     # EventFeed: annotations only, so pydantic stays out of the first frame; EventMap:
@@ -54,12 +56,13 @@ if TYPE_CHECKING:
 OPERATION = "ticketing/discovery"
 DEFAULT_LIMIT = 20
 START_HINT = (
-    "Press / to type a city (Tab completes it) or 'lat, lng', then Enter; or click the map."
+    "Press / to type a city (Tab completes it) or 'lat, lng', then Enter; or pick a point"
+    " on the map."
 )
 EMPTY_START = (
     "No search yet. Events near your point appear here, numbered like the markers on the map."
 )
-EMPTY_FEED = "No events here: try a city, or click closer to one on the map."
+EMPTY_FEED = "No events here: try a city, or pick a point closer to one on the map."
 
 
 class EventsScreen(AreaScreen):
@@ -76,6 +79,10 @@ class EventsScreen(AreaScreen):
         Binding("o", "open_page", "Open page", id="events.open"),
         Binding("c", "copy_url", "Copy URL", id="events.copy"),
     ]
+    SPENDING_KEYS: ClassVar[dict[str, str]] = {  # each key says what its button says
+        "events.search": "#events-search", "events.more": "#events-more",
+        "events.refresh": "#events-refresh",
+    }
 
     # Nothing is focused until the map is mounted (number keys switch areas meanwhile);
     # later, a screen left with nothing focused comes back on the map, not in a text box.
@@ -90,7 +97,7 @@ class EventsScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         """Form, hint, map beside the detail panel, then the feed."""
-        with Horizontal(id="events-form"):
+        with Horizontal(id="events-form", classes="compact-form"):
             yield LocationInput(id="events-location")
             yield Input(
                 str(DEFAULT_LIMIT),
@@ -145,17 +152,18 @@ class EventsScreen(AreaScreen):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Search, load more and refresh, with their prices."""
+        price = credits_text(price_of(self.app, OPERATION))
         yield PaletteCommand(
             "Search events",
-            "Events near the typed place (3 cr, free when cached)",
+            f"Events near the typed place ({price}, free when cached)",
             self.action_search,
         )
         yield PaletteCommand(
-            "Load more events", "The next page of the feed (3 cr)", self.action_load_more
+            "Load more events", f"The next page of the feed ({price})", self.action_load_more
         )
         yield PaletteCommand(
             "Refresh events",
-            "Fetch the feed again, bypassing the cache (3 cr)",
+            f"Fetch the feed again, bypassing the cache ({price})",
             self.action_refresh,
         )
 
@@ -272,9 +280,18 @@ class EventsScreen(AreaScreen):
         self.query_one("#events-more", PriceButton).disabled = True
         self.results.run(self.next_request)
 
+    def fill_request(self, operation: str, params: dict[str, Any]) -> bool:
+        """Fill the form from an imported request (a point and a page size); sends nothing."""
+        if operation != OPERATION or "cursor" in params:
+            return False
+        self.location_input.value = f"{params.get('lat', '')}, {params.get('lng', '')}"
+        self.query_one("#events-limit", Input).value = str(params.get("limit") or DEFAULT_LIMIT)
+        self.query_one("#events-search", PriceButton).focus()
+        return True
+
     def action_focus_location(self) -> None:
         """Put the cursor in the location box."""
-        self.location_input.focus()
+        focus_now(self.location_input)
 
     def action_focus_map(self) -> None:
         """Focus the map (arrows pan, +/- zoom, Enter searches its centre)."""
@@ -326,7 +343,7 @@ class EventsScreen(AreaScreen):
             return
         if not appending:
             self._hint(
-                f"Events near {where}: select a row or a marker; click the map to search elsewhere."
+                f"Events near {where}: select a row or marker; click the map to pick a new point."
             )
             table.focus()
 
@@ -338,6 +355,12 @@ class EventsScreen(AreaScreen):
         self._hint(f"✖ {what} failed (details below); your location is kept.", error=True)
         if "cursor" in message.request.params:
             self.query_one("#events-more", PriceButton).disabled = False
+
+    @on(ResultArea.Cancelled, "#events-results")
+    def _cancelled(self) -> None:
+        # Declined over the budget: the feed stays; the hint says what was not done.
+        self._hint("Not sent: over the session budget. Nothing was spent; the feed is as it was.")
+        self.query_one("#events-more", PriceButton).disabled = self.next_request is None
 
     def _summarise(self, feed: EventFeed, record: CallRecord) -> None:
         line = feed_summary(
@@ -378,9 +401,10 @@ class EventsScreen(AreaScreen):
         self.feed_table.select_number(message.number)
 
     def on_event_map_point_picked(self, message: EventMap.PointPicked) -> None:
-        """A click (or Enter) on the map: search there."""
+        """A click (or Enter) on the map picks the point: the form takes it and the
+        Search button, focused, says what searching there costs. Nothing is sent."""
         self.location_input.value = point_text(message.lat, message.lng)
-        self.action_search()
+        self.query_one("#events-search", PriceButton).focus()
 
     def _now(self) -> datetime:
         clock: Any = getattr(self.app, "clock", None)

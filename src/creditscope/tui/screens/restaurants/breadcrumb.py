@@ -27,7 +27,7 @@ class Breadcrumb(Static):
         head = SEPARATOR.join(shown[:-1])
         tail = shown[-1] if shown else ""
         separator = SEPARATOR if head else ""
-        self.update(f"[dim]{_escape(head)}{separator}[/dim][b]{_escape(tail)}[/b]")
+        self.update(f"[$text-muted]{_escape(head)}{separator}[/$text-muted][b]{_escape(tail)}[/b]")
 
     @property
     def text(self) -> str:

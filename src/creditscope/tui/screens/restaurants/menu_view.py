@@ -61,7 +61,7 @@ def render_sections(sections: list[MenuSection], currency: str | None) -> Render
             if item.popular:
                 line.append("  ★ popular", style="yellow")
             if item.description:
-                line.append("\n" + item.description, style="dim")
+                line.append("\n" + item.description, style="bright_black")
             if item.dietary:
                 line.append("\n" + " · ".join(item.dietary), style="italic green")
             table.add_row(line, Text(fmt.format_money(item.price, currency), style="bold"))
@@ -134,5 +134,7 @@ class MenuView(RestaurantPart):
         self.query_one("#menu-count", Static).update(summary)
         items: RenderableType = render_sections(sections, self.menu.currency)
         if not sections:
-            items = Text("No dishes match. Clear the search or pick another diet.", style="dim")
+            items = Text(
+                "No dishes match. Clear the search or pick another diet.", style="bright_black"
+            )
         self.query_one("#menu-items", Static).update(items)

@@ -22,18 +22,18 @@ from creditscope.tui.screens.restaurants.places import currency_symbol_near, loc
 def facts_table(details: RestaurantDetails, symbol: str) -> Table:
     """Label/value lines for the listing's contact and location facts."""
     table = Table.grid(padding=(0, 2))
-    table.add_column(style="dim", no_wrap=True)
+    table.add_column(style="bright_black", no_wrap=True)
     table.add_column()
     filled, rest = fmt.price_level(details.price_level, symbol)
     price = Text()
     price.append(filled, style="bold")
-    price.append(rest, style="dim")
+    price.append(rest, style="bright_black")
     rating = Text()
     rating.append(fmt.stars(details.rating), style="yellow")
     if details.rating is not None:
         rating.append(f" {details.rating:.1f}", style="bold")
     if details.review_count is not None:
-        rating.append(f" ({details.review_count:,} reviews)", style="dim")
+        rating.append(f" ({details.review_count:,} reviews)", style="bright_black")
     coordinates = (
         f"{details.coordinates.lat:.5f}, {details.coordinates.lng:.5f}"
         if details.coordinates
@@ -60,7 +60,8 @@ def hours_table(rows: list[fmt.HoursRow]) -> Table:
     table.add_column(no_wrap=True)
     table.add_column(no_wrap=True)
     for row in rows:
-        style = "bold reverse" if row.is_today else ("dim" if row.hours == "closed" else "")
+        closed = "bright_black" if row.hours == "closed" else ""
+        style = "bold reverse" if row.is_today else closed
         table.add_row(row.day, row.hours, "today" if row.is_today else "", style=style)
     return table
 
@@ -69,14 +70,14 @@ def open_now_text(is_open: bool | None, zone: str | None, local: datetime) -> Te
     """``● Open now`` (green) / ``● Closed now`` (red), with the local zone it was judged in."""
     text = Text()
     if is_open is None:
-        text.append("Opening hours not listed", style="dim")
+        text.append("Opening hours not listed", style="bright_black")
     else:
         text.append(
             "● Open now" if is_open else "● Closed now",
             style="bold green" if is_open else "bold red",
         )
     if zone:
-        text.append(f"  {local:%a %H:%M} in {zone}", style="dim")
+        text.append(f"  {local:%a %H:%M} in {zone}", style="bright_black")
     return text
 
 
@@ -118,11 +119,11 @@ class OverviewView(RestaurantPart):
         if details.features:
             features.append("  ".join(f"• {fmt.title_case(f)}" for f in details.features))
         else:
-            features.append("none listed", style="dim")
+            features.append("none listed", style="bright_black")
         self.query_one("#overview-features", Static).update(features)
         rows = fmt.hours_rows(details.hours, now)
         self.query_one("#overview-open-now", Static).update(
             open_now_text(fmt.is_open(details.hours, now), zone, now)
         )
-        hours: Any = hours_table(rows) if rows else Text("No hours listed.", style="dim")
+        hours: Any = hours_table(rows) if rows else Text("No hours listed.", style="bright_black")
         self.query_one("#overview-hours", Static).update(hours)

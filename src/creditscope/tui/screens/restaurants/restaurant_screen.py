@@ -12,7 +12,9 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from creditscope.models import RestaurantDetails, RestaurantSummary
 from creditscope.tui.calls import ResultArea
+from creditscope.tui.key_costs import button_cost
 from creditscope.tui.leaks import drop_closed_watchers, watch_app
+from creditscope.tui.prices import Quote, quote
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.breadcrumb import Breadcrumb
@@ -24,13 +26,14 @@ from creditscope.tui.screens.restaurants.reviews_view import ReviewsView
 PARTS: tuple[type[RestaurantPart], ...] = (OverviewView, MenuView, ReviewsView)
 
 
-def tab_label(title: str, price: int | None, cached: bool) -> str:
-    """What a part's tab says: its price until opened ("Menu · 5 cr"), then "Menu · cached"."""
-    if cached:
+def tab_label(title: str, now: Quote | None, loaded: bool) -> str:
+    """What a part's tab says: its price until opened ("Menu · 5 cr"), then "Menu · cached";
+    an expired copy costs again ("Menu · 5 cr · cached copy expired")."""
+    if loaded:
         return f"{title} · cached"
-    if price is None:  # the client is still starting
+    if now is None:  # the client is still starting
         return title
-    return f"{title} · {price} cr" if price else f"{title} · free"
+    return now.label(title)
 
 
 def heading(name: str, summary: RestaurantSummary | RestaurantDetails | None) -> Text:
@@ -40,12 +43,12 @@ def heading(name: str, summary: RestaurantSummary | RestaurantDetails | None) ->
     if summary is None:
         return text
     if summary.cuisine:
-        text.append(f"  {fmt.title_case(summary.cuisine)}", style="dim")
+        text.append(f"  {fmt.title_case(summary.cuisine)}", style="bright_black")
     if summary.rating is not None:
         text.append(f"  {fmt.stars(summary.rating)}", style="yellow")
         text.append(f" {summary.rating:.1f}")
     if summary.review_count is not None:
-        text.append(f" ({summary.review_count:,} reviews)", style="dim")
+        text.append(f" ({summary.review_count:,} reviews)", style="bright_black")
     return text
 
 
@@ -83,6 +86,22 @@ class RestaurantScreen(AreaScreen):
                 with TabPane(part.title, id=pane_id):
                     yield part(self.restaurant_id, id=f"{pane_id}-part")
 
+    def binding_cost(self, binding_id: str) -> str | None:
+        """A part's key says what its tab says: its price until opened, then "cached"."""
+        pane_id = binding_id.removeprefix("restaurants.")
+        if pane_id not in {part.title.lower() for part in PARTS}:
+            return super().binding_cost(binding_id)
+        for part in self.query(f"#{pane_id}-part").results(RestaurantPart):  # once composed
+            return button_cost(tab_label(part.title, *self._part_price(part)))
+        return None
+
+    def _part_price(self, part: RestaurantPart) -> tuple[Quote | None, bool]:
+        """(quote, already opened): what opening ``part`` costs now (None while the client
+        is still starting)."""
+        client: Any = getattr(self.app, "client", None)
+        now = None if client is None else quote(self.app, part.operation, part.params())
+        return now, part.loaded
+
     def on_mount(self) -> None:
         """Price the tabs now and whenever the client is rebuilt; open the overview."""
         watch_app(self, "client_generation", lambda _: self.relabel_tabs(), init=True)
@@ -101,19 +120,12 @@ class RestaurantScreen(AreaScreen):
 
     def relabel_tabs(self) -> None:
         """Each tab says what opening it costs: its price, or "cached" when that is free."""
-        client: Any = getattr(self.app, "client", None)
         tabs = self.query_one("#restaurant-parts", TabbedContent)
         for part_class in PARTS:
             pane_id = part_class.title.lower()
             part = self.part(pane_id)
-            price: int | None = None
-            cached = part.loaded
-            if client is not None:
-                price = client.price_of(part.operation)
-                if not cached:
-                    state = str(client.cache_state(part.operation, part.params()))
-                    cached = state in ("hit", "stale")
-            tabs.get_tab(pane_id).label = tab_label(part.title, price, cached)
+            tabs.get_tab(pane_id).label = tab_label(part.title, *self._part_price(part))
+        self.refresh_bindings()  # the keys show the same prices
 
     @on(TabbedContent.TabActivated, "#restaurant-parts")
     def _tab_opened(self, event: TabbedContent.TabActivated) -> None:

@@ -148,14 +148,14 @@ class RestaurantResults(DataTable[Any]):
         filled, rest = fmt.price_level(restaurant.price_level, self.symbol)
         price = Text()
         price.append(filled, style="bold")
-        price.append(rest, style="dim")
+        price.append(rest, style="bright_black")
         rating = Text()
         rating.append(fmt.stars(restaurant.rating), style="yellow")
         rating.append(f" {restaurant.rating:.1f}" if restaurant.rating is not None else " —")
         is_open = restaurant.open_now
         open_cell = Text(
             fmt.open_label(is_open),
-            style="green" if is_open else ("red" if is_open is False else "dim"),
+            style="green" if is_open else ("red" if is_open is False else "bright_black"),
         )
         reviews = "—" if restaurant.review_count is None else f"{restaurant.review_count:,}"
         return [

@@ -26,11 +26,11 @@ def average_text(reviews: Reviews) -> Text:
     """``4.2 ★★★★☆`` over ``128 reviews in all``."""
     text = Text()
     if reviews.average_rating is None:
-        text.append("no rating", style="dim")
+        text.append("no rating", style="bright_black")
     else:
         text.append(f"{reviews.average_rating:.1f} ", style="bold")
         text.append(fmt.stars(reviews.average_rating), style="yellow")
-    text.append(f"\n{reviews.total:,} reviews in all", style="dim")
+    text.append(f"\n{reviews.total:,} reviews in all", style="bright_black")
     return text
 
 
@@ -57,10 +57,11 @@ def render_reviews(reviews: list[Review]) -> RenderableType:
         head.append(fmt.stars(review.rating), style="yellow")
         head.append(f"  {review.author or 'Anonymous'}", style="bold")
         if review.date:
-            head.append(f"  ·  {review.date.isoformat()}", style="dim")
+            head.append(f"  ·  {review.date.isoformat()}", style="bright_black")
         votes = review.helpful_votes or 0
         head.append(
-            f"  ·  {votes} found this helpful" if votes else "  ·  no helpful votes", style="dim"
+            f"  ·  {votes} found this helpful" if votes else "  ·  no helpful votes",
+            style="bright_black",
         )
         parts.append(head)
         if review.text:
@@ -128,5 +129,5 @@ class ReviewsView(RestaurantPart):
         self.query_one("#reviews-histogram", Static).update(Group(title, histogram(data.reviews)))
         listing: RenderableType = render_reviews(data.reviews)
         if not data.reviews:
-            listing = Text("No reviews yet.", style="dim")
+            listing = Text("No reviews yet.", style="bright_black")
         self.query_one("#reviews-list", Static).update(listing)

@@ -11,10 +11,10 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Select, Static
 
-from creditscope import operations
 from creditscope.models import CUISINES, RestaurantSearch
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.breadcrumb import Breadcrumb
@@ -22,7 +22,7 @@ from creditscope.tui.screens.restaurants.city_suggester import CitySuggester
 from creditscope.tui.screens.restaurants.places import local_currency_symbol, place_name
 from creditscope.tui.screens.restaurants.results_table import BY_KEY, RestaurantResults
 from creditscope.tui.widgets.price_button import PriceButton
-from creditscope.tui.widgets.text_input import TextInput
+from creditscope.tui.widgets.text_input import TextInput, focus_now
 
 SEARCH = "restaurants/search"
 DEFAULT_LIMIT = 10
@@ -36,13 +36,9 @@ class RestaurantsScreen(AreaScreen):
     AUTO_FOCUS = "#results-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_location", "Search", id="restaurants.focus_search"),
-        Binding(
-            "ctrl+r",
-            "refresh",
-            f"Refresh · {operations.get(SEARCH).credits} cr",
-            id="restaurants.refresh",
-        ),
+        Binding("ctrl+r", "refresh", "Refresh", id="restaurants.refresh"),
     ]
+    SPENDING_KEYS: ClassVar[dict[str, str]] = {"restaurants.refresh": SEARCH}
 
     def __init__(self) -> None:
         super().__init__()
@@ -75,7 +71,7 @@ class RestaurantsScreen(AreaScreen):
         with ResultArea(
             id="restaurant-results",
             empty="Type a city (Tab completes it), pick a cuisine if you like, and press Enter.\n"
-            "Each search costs 2 cr; the same search again is free from the cache.",
+            "Each search is priced on its button; the same search again is free from the cache.",
         ):
             yield Static("", id="results-summary", classes="restaurant-summary")
             yield RestaurantResults(id="results-table")
@@ -124,9 +120,24 @@ class RestaurantsScreen(AreaScreen):
         """Search again past the cache (charged)."""
         self.run_search(refresh=True)
 
+    def fill_request(self, operation: str, params: dict[str, Any]) -> bool:
+        """Fill the form from an imported request; sends nothing (the button shows the price)."""
+        if operation != SEARCH:
+            return False
+        self.query_one("#location", Input).value = str(params.get("location") or "")
+        cuisine = str(params.get("cuisine") or "").strip().lower()
+        select = self.query_one("#cuisine", Select)
+        if cuisine:
+            select.value = cuisine
+        else:
+            select.clear()
+        self.query_one("#limit", Input).value = str(params.get("limit") or DEFAULT_LIMIT)
+        self.query_one("#search", PriceButton).focus()
+        return True
+
     def action_focus_location(self) -> None:
         """Put the cursor in the location box."""
-        self.query_one("#location", Input).focus()
+        focus_now(self.query_one("#location", Input))
 
     # --- results -------------------------------------------------------------------
 
@@ -157,7 +168,7 @@ class RestaurantsScreen(AreaScreen):
         if table.sort_column:
             direction = "high to low" if table.sort_descending else "low to high"
             text += f" · sorted by {BY_KEY[table.sort_column].title.lower()}, {direction}"
-        text += "  [dim]· Enter opens one[/dim]"
+        text += "  · Enter opens one"
         self.query_one("#results-summary", Static).update(text)
         self._last = (data, params)
 
@@ -188,7 +199,8 @@ class RestaurantsScreen(AreaScreen):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Restaurant actions for the command palette."""
-        yield PaletteCommand("Search restaurants", "Run the search form (2 cr)", self.action_search)
+        yield PaletteCommand("Search restaurants", "Run the search form"
+                             f" ({credits_text(price_of(self.app, SEARCH))})", self.action_search)
         yield PaletteCommand(
             "Refresh restaurant search", "Search again past the cache", self.action_refresh
         )

@@ -1,0 +1,156 @@
+"""The spending session: everything that must outlive one ``DataClient``.
+
+The explorer rebuilds its client when Settings are saved, on "Go online" and on
+a Retry after a failed start; the CLI builds one per process. The session (its
+id, the calls recorded in it, the budget reservations and who listens for new
+records) is made once per process and handed to every client built in it, so
+the budget, the meter and the Activity list never start again from zero.
+
+The budget is a reservation: a call reserves its price before it is sent, under
+one lock, so calls in flight together can never pass the budget. A reservation
+becomes the charge when the call is recorded, and is released on failure,
+refusal or a cache hit. An attempt whose answer was lost (a timeout after the
+request left) may have been charged: its price stays held as *uncertain* until
+the service's balance (``X-Credits-Remaining``) settles it.
+"""
+
+from __future__ import annotations
+
+import threading
+import uuid
+from collections.abc import Callable, Hashable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from creditscope.client.records import CallRecord
+
+T = TypeVar("T")
+
+
+class BudgetRefused(Exception):
+    """A reservation that would pass the budget; carries what the message needs."""
+
+    def __init__(self, price: int, committed: int, budget: int, uncertain: int = 0) -> None:
+        super().__init__(f"{price} over a budget of {budget} with {committed} committed")
+        self.price = price
+        self.committed = committed
+        self.budget = budget
+        self.uncertain = uncertain  # part of ``committed``: lost answers, maybe charged
+
+
+@dataclass
+class Reservation:
+    """Credits held for one call until it is recorded or released."""
+
+    amount: int
+    open: bool = True
+
+
+class SpendSession:
+    """One process's session: its records, reservations and subscribers (thread-safe)."""
+
+    def __init__(self) -> None:
+        self.session_id = uuid.uuid4().hex
+        self.records: list[CallRecord] = []
+        self.remaining: int | None = None  # latest balance the service reported
+        self._reserved = 0
+        self._uncertain = 0
+        self._subscribers: list[Callable[[CallRecord], None]] = []
+        self._shared: dict[Hashable, Any] = {}
+        self._lock = threading.Lock()
+
+    def shared(self, key: Hashable, make: Callable[[], T]) -> T:
+        """A per-session object (e.g. the reconciler of one ledger file), made once."""
+        with self._lock:
+            if key not in self._shared:
+                self._shared[key] = make()
+            return self._shared[key]  # type: ignore[no-any-return]
+
+    # --- spend and reservations ----------------------------------------------------
+
+    def spent(self) -> int:
+        """Credits charged in this session (recorded calls and unexplained differences)."""
+        with self._lock:
+            return self._spent_locked()
+
+    def _spent_locked(self) -> int:
+        return sum(rec.credits_charged for rec in self.records)
+
+    @property
+    def held(self) -> int:
+        """Credits reserved by calls in flight plus those held as uncertain."""
+        with self._lock:
+            return self._reserved + self._uncertain
+
+    @property
+    def uncertain(self) -> int:
+        """Credits held for answers lost after their request left (maybe charged)."""
+        with self._lock:
+            return self._uncertain
+
+    def reserve(self, price: int, budget: int | None, *, over_budget_ok: bool) -> Reservation:
+        """Hold ``price`` for a call about to be sent; ``BudgetRefused`` if it would pass
+        ``budget`` (unless the user confirmed spending past it)."""
+        with self._lock:
+            committed = self._spent_locked() + self._reserved + self._uncertain
+            if budget is not None and price > 0 and not over_budget_ok \
+                    and committed + price > budget:
+                raise BudgetRefused(price, committed, budget, self._uncertain)
+            self._reserved += price
+            return Reservation(price)
+
+    def fits(self, budget: int | None) -> bool:
+        """Whether what is spent, reserved and uncertain is still within ``budget``."""
+        with self._lock:
+            committed = self._spent_locked() + self._reserved + self._uncertain
+        return budget is None or committed <= budget
+
+    def release(self, reservation: Reservation) -> None:
+        """Give back what ``reservation`` held (idempotent)."""
+        with self._lock:
+            self._release_locked(reservation)
+
+    def _release_locked(self, reservation: Reservation) -> None:
+        if reservation.open:
+            reservation.open = False
+            self._reserved -= reservation.amount
+
+    def hold_uncertain(self, amount: int) -> None:
+        """Keep ``amount`` counted against the budget until the balance settles it."""
+        with self._lock:
+            self._uncertain += max(0, amount)
+
+    def settle_uncertain(self) -> None:
+        """The service's balance was reconciled: what was uncertain is now known."""
+        with self._lock:
+            self._uncertain = 0
+
+    # --- records and subscribers ----------------------------------------------------
+
+    def add(self, rec: CallRecord, reservation: Reservation | None = None) -> None:
+        """Append ``rec`` (and turn its reservation into the charge, in one step)."""
+        with self._lock:
+            self.records.append(rec)
+            if reservation is not None:
+                self._release_locked(reservation)
+            if rec.remaining is not None:
+                self.remaining = rec.remaining
+
+    def subscribe(self, callback: Callable[[CallRecord], None]) -> Callable[[], None]:
+        """Call ``callback`` after each recorded call; returns a function that unsubscribes."""
+        with self._lock:
+            self._subscribers.append(callback)
+
+        def unsubscribe() -> None:
+            with self._lock:
+                if callback in self._subscribers:
+                    self._subscribers.remove(callback)
+
+        return unsubscribe
+
+    def notify(self, rec: CallRecord) -> None:
+        """Tell every subscriber about ``rec`` (outside the lock: they may read the session)."""
+        with self._lock:
+            subscribers = list(self._subscribers)
+        for callback in subscribers:
+            callback(rec)

@@ -1,0 +1,138 @@
+"""Who may use ``creditscope web``: allowed Host names, same-origin requests, the token.
+
+One aiohttp middleware applies every rule to every route (the page, the
+WebSocket, downloads, static files and unknown paths alike):
+
+- the ``Host`` header must name an allowed host (loopback names by default,
+  more with ``--allowed-host``), so a DNS-rebinding page cannot reach the
+  server under its own name;
+- a request that carries an ``Origin`` must come from the same authority
+  (WebSockets ignore CORS; another site's page must not open one);
+- everything but ``/static/`` needs the secret token: the printed URL carries
+  it once (``/?token=...``), the server answers with an HttpOnly, SameSite=Strict
+  cookie and redirects to ``/`` so the address bar (on a screen share) no
+  longer shows it. The WebSocket and downloads are then authorised by that cookie.
+"""
+
+from __future__ import annotations
+
+import hmac
+import re
+import secrets
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from urllib.parse import urlsplit
+
+from aiohttp import web
+
+from creditscope.commands.bind_address import is_loopback, is_wildcard
+
+# Host names a server answers to unless --allowed-host adds more.
+LOOPBACK_HOST_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
+# Paths anyone who reaches the server may fetch: the page's scripts, styles and fonts.
+PUBLIC_PREFIX = "/static/"
+
+_HOST_HEADER = re.compile(r"^(?:\[(?P<ipv6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+))(?::\d{1,5})?$")
+
+__all__ = ["AccessPolicy", "access_middleware", "is_loopback", "is_wildcard", "new_token"]
+
+Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
+
+
+def host_name(authority: str) -> str | None:
+    """``"[::1]:8000"`` -> ``"::1"``, ``"Localhost:8000"`` -> ``"localhost"``; None if malformed."""
+    match = _HOST_HEADER.match(authority.strip().lower())
+    if match is None:
+        return None
+    return match["ipv6"] or match["name"]
+
+
+def new_token() -> str:
+    """A fresh secret for the printed URL (32 random bytes, URL-safe)."""
+    return secrets.token_urlsafe(32)
+
+
+@dataclass(frozen=True)
+class AccessPolicy:
+    """The rules of one server: the host names it answers to and its token (None: no token)."""
+
+    allowed_hosts: frozenset[str]
+    token: str | None
+    cookie_name: str
+
+    @classmethod
+    def for_bind(
+        cls, bind_host: str, port: int, extra_hosts: Iterable[str] = (), *, token: str | None
+    ) -> AccessPolicy:
+        """Loopback names, the bind address itself (unless a wildcard), and ``extra_hosts``."""
+        hosts = set(LOOPBACK_HOST_NAMES)
+        named = [*extra_hosts] if is_wildcard(bind_host) else [bind_host, *extra_hosts]
+        # "demo.local:8000" and "[fe80::1]" name the same host as "demo.local" and "fe80::1".
+        hosts.update(host_name(host) or host.strip().strip("[]").lower()
+                     for host in named if host.strip())
+        # Cookies are per host, not per port: name it after the port so two servers
+        # on one machine do not overwrite each other's.
+        return cls(frozenset(hosts), token, f"creditscope_web_{port}")
+
+    def host_allowed(self, request: web.Request) -> bool:
+        """True when the Host header names one of the allowed hosts."""
+        name = host_name(request.headers.get("Host", ""))
+        return name is not None and name in self.allowed_hosts
+
+    def origin_allowed(self, request: web.Request) -> bool:
+        """True without an ``Origin`` header, or when it is this server's own address."""
+        origin = request.headers.get("Origin")
+        if origin is None:
+            return True
+        parts = urlsplit(origin)
+        # The scheme is left out so a TLS-terminating proxy in front does not break it.
+        return (
+            parts.scheme in ("http", "https")
+            and parts.netloc.lower() == request.headers.get("Host", "").lower()
+        )
+
+    def token_matches(self, presented: str | None) -> bool:
+        """Constant-time comparison with the token (always True when there is none)."""
+        if self.token is None:
+            return True
+        return presented is not None and hmac.compare_digest(
+            presented.encode("utf-8", "replace"), self.token.encode()
+        )
+
+    def authorised(self, request: web.Request) -> bool:
+        """True when the request carries the token in its cookie (or no token is needed)."""
+        return self.token_matches(request.cookies.get(self.cookie_name))
+
+
+def _refuse(text: str) -> web.HTTPForbidden:
+    return web.HTTPForbidden(text=f"creditscope web: {text}\n")
+
+
+def access_middleware(policy: AccessPolicy) -> Callable[..., Awaitable[web.StreamResponse]]:
+    """The aiohttp middleware enforcing ``policy`` on every request."""
+
+    @web.middleware
+    async def guard(request: web.Request, handler: Handler) -> web.StreamResponse:
+        if not policy.host_allowed(request):
+            raise _refuse("this server does not answer to that host name (see --allowed-host)")
+        if not policy.origin_allowed(request):
+            raise _refuse("requests from other web sites are refused")
+        if request.path.startswith(PUBLIC_PREFIX) or policy.token is None:
+            return await handler(request)
+        if request.path == "/" and "token" in request.query:
+            if not policy.token_matches(request.query.get("token")):
+                raise _refuse("wrong token; open the address `creditscope web` printed")
+            # Keep other query parameters (fontsize), drop the token from the address bar.
+            query = {k: v for k, v in request.query.items() if k != "token"}
+            location = request.rel_url.with_query(query).path_qs
+            response = web.Response(status=303, headers={"Location": location})
+            response.set_cookie(
+                policy.cookie_name, policy.token, httponly=True, samesite="Strict", path="/"
+            )
+            response.headers["Cache-Control"] = "no-store"
+            return response
+        if not policy.authorised(request):
+            raise _refuse("open the address `creditscope web` printed (it carries a token)")
+        return await handler(request)
+
+    return guard

@@ -1,0 +1,213 @@
+"""The ``creditscope web`` server: textual-serve with access rules, tab limits and local assets.
+
+Routes are textual-serve's (page, WebSocket, downloads, static files) with
+static directory listings off; :mod:`creditscope.commands.web_access` guards
+all of them. Each WebSocket starts one :class:`~creditscope.commands.web_tabs.TabProcess`
+while fewer than ``max_tabs`` are open, after checking (again, per tab) that
+no live API key has appeared in the configuration of a public server.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+from collections.abc import Callable
+from functools import cache
+from pathlib import Path
+
+import aiohttp_jinja2
+import jinja2
+import textual_serve
+from aiohttp import web
+from textual_serve.server import Server
+
+from creditscope.commands.web_access import AccessPolicy, access_middleware, is_wildcard
+from creditscope.commands.web_tabs import MAX_MESSAGE_BYTES, TabProcess, TerminalBounds, relay
+
+DEFAULT_MAX_TABS = 4
+
+# Replaces the stock page's Google Fonts <link>: the same font, from our own /static.
+_LOCAL_FONT_CSS = """<style>
+      @font-face {
+        font-family: "Roboto Mono";
+        font-style: normal;
+        font-weight: 100 700;
+        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf")
+          format("truetype");
+      }
+      @font-face {
+        font-family: "Roboto Mono";
+        font-style: italic;
+        font-weight: 100 700;
+        src: url("{{ config.static.url }}fonts/RobotoMono-Italic-VariableFont_wght.ttf")
+          format("truetype");
+      }
+    </style>"""
+
+_REMOTE_STYLESHEET = re.compile(r"<link\b[^>]*\bhref=\"(?:https?:)?//[^\"]*\"[^>]*>", re.S)
+_REMOTE_REFERENCE = re.compile(r"\b(?:src|href)=\"(?:https?:)?//|url\(\s*[\"']?(?:https?:)?//")
+
+# Why a tab may not start now (a live key appeared on a public server), or None.
+TabRefusal = Callable[[], str | None]
+
+
+@cache
+def offline_index_template() -> str:
+    """textual-serve's page template with its only remote asset (a web font) made local.
+
+    Raises ``RuntimeError`` if the template still references another host, so an
+    upgrade that adds a CDN asset fails loudly instead of breaking offline demos.
+    """
+    stock = Path(textual_serve.__file__).parent / "templates" / "app_index.html"
+    text = _REMOTE_STYLESHEET.sub(_LOCAL_FONT_CSS, stock.read_text(encoding="utf-8"))
+    if _REMOTE_REFERENCE.search(text):
+        raise RuntimeError(f"{stock} loads an asset from another host; serve it locally")
+    return text
+
+
+def browser_url(host: str, port: int, token: str | None = None) -> str:
+    """The address to print for a bind of ``host``:``port`` (with the token, if any)."""
+    if is_wildcard(host):
+        host = "<this machine's address>"
+    elif ":" in host:
+        host = f"[{host.strip('[]')}]"
+    return f"http://{host}:{port}/" + (f"?token={token}" if token else "")
+
+
+class DemoServer(Server):
+    """textual-serve's server with access rules, a tab cap, bounded terminals and local assets."""
+
+    def __init__(
+        self,
+        command: str,
+        *,
+        host: str,
+        port: int,
+        policy: AccessPolicy,
+        max_tabs: int = DEFAULT_MAX_TABS,
+        bounds: TerminalBounds | None = None,
+        refuse_tab: TabRefusal | None = None,
+    ) -> None:
+        super().__init__(command, host=host, port=port, title="creditscope")
+        self.policy = policy
+        self.max_tabs = max_tabs
+        self.bounds = bounds or TerminalBounds()
+        self.refuse_tab = refuse_tab
+        self.open_tabs = 0
+        self.tabs: set[TabProcess] = set()
+        self._endings: set[asyncio.Future[None]] = set()
+
+    async def _make_app(self) -> web.Application:
+        app = web.Application(middlewares=[access_middleware(self.policy)])
+        aiohttp_jinja2.setup(
+            app, loader=jinja2.DictLoader({"app_index.html": offline_index_template()})
+        )
+        app.add_routes([
+            web.get("/", self.handle_index, name="index"),
+            web.get("/ws", self.handle_websocket, name="websocket"),
+            web.get("/download/{key}", self.handle_download, name="download"),
+            web.static("/static", self.statics_path, show_index=False, name="static"),
+        ])
+        app.on_startup.append(self.on_startup)
+        app.on_shutdown.append(self.on_shutdown)
+        return app
+
+    def initialize_logging(self) -> None:
+        """textual-serve's logging without the access log (one line per request is noise)."""
+        super().initialize_logging()
+        logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+
+    async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
+        """The page, with URLs built from the address the browser used."""
+        if self.open_tabs >= self.max_tabs:
+            return self._too_many_tabs()
+        secure = request.scheme == "https"
+        base = f"{request.scheme}://{request.host}"
+        font_size = request.query.get("fontsize", "16")
+        context = {
+            "font_size": min(int(font_size), 64) if font_size.isdigit() else 16,
+            "app_websocket_url": f"{'wss' if secure else 'ws'}://{request.host}/ws",
+            "config": {"static": {"url": f"{base}/static/"}},
+            "application": {"name": self.title},
+        }
+        response = aiohttp_jinja2.render_template("app_index.html", request, context)
+        # Another site must not frame the page and steer the presenter's keys.
+        response.headers["X-Frame-Options"] = "DENY"
+        response.headers["Content-Security-Policy"] = "frame-ancestors 'none'"
+        response.headers["Cache-Control"] = "no-store"
+        return response
+
+    def _too_many_tabs(self) -> web.Response:
+        return web.Response(
+            status=503,
+            text=f"creditscope web: {self.max_tabs} tabs are open, the most this server runs "
+            "(--max-tabs). Close one and reload.\n",
+        )
+
+    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
+        """Start one explorer for this tab, if the cap and the key rules allow it."""
+        if self.open_tabs >= self.max_tabs:
+            return self._too_many_tabs()
+        # Reserved before the first await, so simultaneous tabs cannot pass the cap;
+        # given back only once the tab's process is gone.
+        self.open_tabs += 1
+        try:
+            refusal = await asyncio.to_thread(self.refuse_tab) if self.refuse_tab else None
+            websocket = web.WebSocketResponse(heartbeat=15, max_msg_size=MAX_MESSAGE_BYTES)
+            if refusal is None:
+                await websocket.prepare(request)
+        except BaseException:
+            self.open_tabs -= 1
+            raise
+        if refusal is not None:
+            self.open_tabs -= 1
+            return web.Response(status=403, text=f"creditscope web: {refusal}\n")
+        tab = TabProcess(
+            self.command,
+            self.bounds,
+            write_bytes=websocket.send_bytes,
+            write_str=websocket.send_str,
+            close=websocket.close,
+            download_manager=self.download_manager,
+            debug=self.debug,
+        )
+        self.tabs.add(tab)
+        try:
+            await tab.start(*self.bounds.clamp(
+                request.query.get("width", "80"), request.query.get("height", "24")
+            ))
+            await relay(websocket, tab)
+        except ConnectionError:
+            pass  # the browser went away; the tab ends below
+        finally:
+            # aiohttp may cancel this handler when the socket drops: the ending runs in
+            # its own task so a cancellation cannot leave the process behind.
+            ending = asyncio.ensure_future(self._end_tab(tab))
+            self._endings.add(ending)
+            ending.add_done_callback(self._endings.discard)
+            await asyncio.shield(ending)
+        await websocket.close()
+        return websocket
+
+    async def _end_tab(self, tab: TabProcess) -> None:
+        try:
+            await tab.end()
+        finally:
+            self.tabs.discard(tab)
+            self.open_tabs -= 1
+
+    async def on_startup(self, app: web.Application) -> None:
+        """Print the address (with its token) once the port is bound."""
+        self.console.print(
+            f"Open {browser_url(self.host, self.port, self.policy.token)} in a browser. "
+            "Ctrl+C stops.",
+            highlight=False,
+            soft_wrap=True,
+        )
+
+    async def on_shutdown(self, app: web.Application) -> None:
+        """End every tab's explorer."""
+        await asyncio.gather(
+            *(tab.end() for tab in list(self.tabs)), *self._endings, return_exceptions=True
+        )

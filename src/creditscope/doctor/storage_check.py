@@ -1,0 +1,213 @@
+"""Doctor's storage checks: the cache and data directories, and the credit ledger.
+
+Read-only where it matters: nothing is created, rebuilt or set aside here (the
+other commands do that on first use). Writability is tried, not guessed from
+permission bits (root passes every permission check): a temporary file is
+created and removed in the directory, or in its nearest existing parent when
+the directory does not exist yet.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from creditscope.client.factory import cache_directory, ledger_path
+from creditscope.doctor.report import Finding
+from creditscope.settings import ENV_PREFIX, Settings
+
+# Bounds, so a huge or looping tree cannot stall doctor.
+MAX_FILES_WALKED = 50_000
+SHOWN_ENTRIES = 6
+CORRUPT_MARK = ".corrupt-"
+DISKCACHE_INDEX = "cache.db"
+
+
+def check_storage(settings: Settings) -> list[Finding]:
+    """Findings for the cache directory, the data directory and the ledger."""
+    return [
+        check_cache(settings),
+        check_data_dir(settings),
+        check_ledger(ledger_path(settings)),
+    ]
+
+
+def check_cache(settings: Settings) -> Finding:
+    """The response cache: where, how big, how many answers, writable, readable."""
+    directory = cache_directory(settings)
+    problem = _unwritable(directory)
+    details = _directory_details(directory)
+    details["writable"] = problem is None
+    set_aside = _set_aside(directory.parent, directory.name)
+    details["set_aside"] = set_aside
+    if problem is not None:
+        return Finding("cache", "problem", f"{directory}: {problem}",
+                       fix=_fix_directory("CACHE_DIR", "cache_dir", directory), details=details)
+    if not directory.exists():
+        return Finding("cache", "ok", f"{directory}: not created yet (on first call), writable",
+                       details=details)
+    responses, damage = _cached_responses(directory)
+    details["responses"] = responses
+    size = _human_size(details["size_bytes"])
+    if damage is not None:
+        return Finding("cache", "problem", f"{directory}: the index is damaged ({damage})",
+                       fix="Run `creditscope cache clear`: it moves the damaged cache aside and"
+                       " starts an empty one (cached answers will be fetched, and paid, again).",
+                       details=details)
+    summary = f"{directory}: {responses} responses, {size}, writable"
+    if set_aside:
+        return Finding("cache", "note", summary + f"; {len(set_aside)} damaged copies set aside",
+                       fix=f"Delete them when no longer needed: {', '.join(set_aside)}",
+                       details=details)
+    return Finding("cache", "ok", summary, details=details)
+
+
+def check_data_dir(settings: Settings) -> Finding:
+    """The data directory (ledgers, sandbox database): where, how big, what, writable."""
+    directory = settings.data_dir
+    problem = _unwritable(directory)
+    details = _directory_details(directory)
+    details["writable"] = problem is None
+    if problem is not None:
+        return Finding("data", "problem", f"{directory}: {problem}",
+                       fix=_fix_directory("DATA_DIR", "data_dir", directory), details=details)
+    if not directory.exists():
+        return Finding("data", "ok", f"{directory}: not created yet (on first call), writable",
+                       details=details)
+    entries = details["entries"]
+    listed = ", ".join(entries[:SHOWN_ENTRIES]) + (", …" if len(entries) > SHOWN_ENTRIES else "")
+    summary = (f"{directory}: {len(entries)} entries ({listed or 'empty'}), "
+               f"{_human_size(details['size_bytes'])}, writable")
+    return Finding("data", "ok", summary, details=details)
+
+
+def check_ledger(path: Path) -> Finding:
+    """The lifetime credit ledger of the configured service: intact, and what it holds."""
+    set_aside = _set_aside(path.parent, path.name)
+    details: dict[str, Any] = {"path": path, "exists": path.exists(), "set_aside": set_aside}
+    if not path.exists():
+        return Finding("ledger", "ok", f"{path.name}: no calls recorded yet", details=details)
+    try:
+        totals = _ledger_totals(path)
+    except sqlite3.Error as error:
+        details["error"] = str(error)
+        return Finding("ledger", "problem", f"{path} is damaged ({error})",
+                       fix="Run `creditscope credits`: it moves the damaged ledger aside (to"
+                       " *.corrupt-…), carries over every readable row and starts a new one.",
+                       details=details)
+    details.update(totals)
+    summary = (f"{path.name}: intact, {totals['calls']} calls, {totals['spent']} credits spent,"
+               f" {totals['saved']} saved")
+    if set_aside:
+        return Finding("ledger", "note", summary + f"; {len(set_aside)} damaged copies set aside",
+                       fix=f"Delete them when no longer needed: {', '.join(set_aside)}",
+                       details=details)
+    return Finding("ledger", "ok", summary, details=details)
+
+
+def _ledger_totals(path: Path) -> dict[str, Any]:
+    # mode=rw: never create a missing file; no write is made, the app's own schema is read.
+    db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=rw", uri=True, timeout=2)
+    try:
+        check = db.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
+        calls, spent, saved, last = db.execute(
+            "SELECT COUNT(*), COALESCE(SUM(credits_charged), 0), COALESCE(SUM(credits_saved), 0),"
+            " MAX(at) FROM calls"
+        ).fetchone()
+    finally:
+        db.close()
+    return {"calls": int(calls), "spent": int(spent), "saved": int(saved), "last_call": last}
+
+
+def _cached_responses(directory: Path) -> tuple[int | None, str | None]:
+    """How many answers the cache holds, or why its index cannot be read."""
+    index = directory / DISKCACHE_INDEX
+    if not index.exists():
+        return 0, None
+    try:
+        db = sqlite3.connect(f"{index.resolve().as_uri()}?mode=rw", uri=True, timeout=2)
+        try:
+            check = db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                return None, f"integrity check failed: {check[0] if check else '?'}"
+            # Counts the entries without unpickling them; "Cache" is diskcache's table.
+            (count,) = db.execute("SELECT COUNT(*) FROM Cache").fetchone()
+        finally:
+            db.close()
+    except sqlite3.Error as error:
+        return None, str(error)
+    return int(count), None
+
+
+def _unwritable(directory: Path) -> str | None:
+    """Why files cannot be written in ``directory`` (or created there), or None."""
+    target = directory
+    while not target.exists():
+        if target.parent == target:
+            break
+        target = target.parent
+    if not target.is_dir():
+        where = "is" if target == directory else f"cannot be created: {target} is"
+        return f"{where} not a directory"
+    try:
+        handle, probe = tempfile.mkstemp(prefix=".creditscope-doctor-", dir=target)
+    except OSError as error:
+        reason = error.strerror or str(error)
+        return (f"not writable ({reason})" if target == directory
+                else f"cannot be created: {target} is not writable ({reason})")
+    os.close(handle)
+    os.unlink(probe)
+    return None
+
+
+def _directory_details(directory: Path) -> dict[str, Any]:
+    details: dict[str, Any] = {"path": directory, "exists": directory.is_dir()}
+    if not directory.is_dir():
+        return details | {"size_bytes": 0, "entries": []}
+    try:
+        entries = sorted(entry.name for entry in directory.iterdir())
+    except OSError as error:
+        return details | {"size_bytes": 0, "entries": [], "error": str(error)}
+    return details | {"size_bytes": _tree_size(directory), "entries": entries}
+
+
+def _tree_size(directory: Path) -> int:
+    total = walked = 0
+    for root, _dirs, files in os.walk(directory):
+        for name in files:
+            walked += 1
+            if walked > MAX_FILES_WALKED:
+                return total
+            try:
+                total += (Path(root) / name).lstat().st_size
+            except OSError:
+                continue
+    return total
+
+
+def _set_aside(parent: Path, name: str) -> list[str]:
+    """Damaged copies the app moved aside: ``<name>.corrupt-<time>`` next to it."""
+    try:
+        return sorted(str(p) for p in parent.glob(f"{name}{CORRUPT_MARK}*") if "-wal" not in p.name
+                      and "-shm" not in p.name)
+    except OSError:
+        return []
+
+
+def _fix_directory(env_suffix: str, setting: str, directory: Path) -> str:
+    return (f"Make {directory} a writable directory, or point {setting} elsewhere"
+            f" ({ENV_PREFIX}{env_suffix} or the config file).")
+
+
+def _human_size(size: int) -> str:
+    value = float(size)
+    for unit in ("B", "KB", "MB", "GB"):
+        if value < 1024 or unit == "GB":
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"

@@ -1,0 +1,185 @@
+"""Company names as a person reads them: legal suffixes, words and their weight,
+and how alike two names are.
+
+``name_similarity`` is a weighted Sørensen-Dice match over words:
+
+    similarity = Σ over matched word pairs (wA + wB) · s  /  (Σ wA + Σ wB)
+
+Both names are folded first (legal suffix dropped, case and accents ignored,
+punctuation and ``&`` read as word breaks or "and"). Each word of one name is
+paired with at most one word of the other, best pairs first, in any order; ``s``
+is 1 for the same word and the words' edit similarity when that is at least
+0.8 (a typo or a plural), else the pair does not match. Weights: filler words
+(the, and, of, …) 0.05; generic corporate and place words (labs, group,
+holdings, technologies, solutions, systems, global, international, services,
+Europe, …) 0.2; words that name a trade (logistics, bank, media, bakery, …)
+0.5; every other word, the distinctive part of a name, 1. A name made only of light words
+weighs each of them 1. Two names that spell the same letters once spaces and
+punctuation are gone ("Coca-Cola", "CocaCola") are 1.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+from rapidfuzz import fuzz
+
+from creditscope.sandbox.industries import INDUSTRIES
+
+# Legal forms as registries print them, folded (dots and spaces are optional).
+LEGAL_SUFFIXES = (
+    "limited", "ltd", "llc", "l l c", "inc", "incorporated", "plc", "gmbh", "corp",
+    "corporation", "co", "company", "s a", "sa", "ag", "bv", "b v", "nv", "n v", "oy",
+    "oyj", "ab", "as", "a s", "asa", "aps", "srl", "s r l", "spa", "s p a", "sarl", "sas",
+    "s a s", "sl", "s l", "pty", "pty ltd", "pte", "pte ltd", "pvt", "pvt ltd",
+    "private limited", "kk", "k k", "lp", "llp", "kg", "se", "lda", "ltda", "sp z o o",
+    "sdn bhd", "bhd", "sa de cv", "s a de c v",
+)  # fmt: skip
+_SUFFIX = re.compile(
+    r"(?:[\s,]+(?:"
+    + "|".join(re.escape(s).replace(r"\ ", r"[\s.]*") for s in LEGAL_SUFFIXES)
+    + r")\.?)+\s*$",
+    re.IGNORECASE,
+)
+
+FILLER_WEIGHT = 0.05
+GENERIC_WEIGHT = 0.2
+TRADE_WEIGHT = 0.5
+
+
+def word_set(text: str) -> frozenset[str]:
+    """The words of a space-separated list, as a set (keeps long word lists readable)."""
+    return frozenset(text.split())
+
+
+FILLER_WORDS = word_set(
+    "the and of for a an de des du la le les el los las y und et e di da do van von der"
+)
+GENERIC_WORDS = word_set(
+    """labs lab laboratories group groups holdings holding technologies technology tech
+    solutions solution systems system global international intl services service worldwide
+    enterprises enterprise industries ventures partners associates companies digital online
+    network networks brands products works world hq collective agency
+    europe european america americas american asia pacific emea uk usa nordic"""
+)
+# Words that say what a company does (each names a field of industries.py).
+TRADE_WORDS = frozenset(w for i in INDUSTRIES for w in i.words) - GENERIC_WORDS
+# Trades of local small businesses, most of which have no page on the network.
+LOCAL_TRADES = frozenset(w for i in INDUSTRIES if i.local for w in i.words)
+STRONG_NAME = 0.85  # similarity from which a name alone makes a match "medium"
+MATCH_FLOOR = 0.8  # edit similarity from which two different words count as one (typos, plurals)
+MAX_WORDS = 24  # a 200-character name is compared on its first words
+
+
+def strip_legal_suffixes(name: str) -> str:
+    """``"Northwind Labs Ltd."`` -> ``"Northwind Labs"``; keeps the name when only a suffix."""
+    cleaned = " ".join(name.split()).strip(" ,")
+    stripped = _SUFFIX.sub("", cleaned).rstrip(" ,&")
+    return stripped or cleaned
+
+
+def fold_text(text: str) -> str:
+    """Lower case, accents removed (any script kept): ``"Société"`` -> ``"societe"``."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+
+
+def words_of(name: str) -> tuple[str, ...]:
+    """The folded words of a name without its legal suffix.
+
+    ``"Procter & Gamble Co."`` -> ``("procter", "and", "gamble")``. A name with no
+    letters or digits at all (emoji, symbols) is one word: itself, without spaces.
+    """
+    text = fold_text(strip_legal_suffixes(name)).replace("&", " and ").replace("+", " and ")
+    text = re.sub(r"['’`´]", "", text)  # "McDonald's" is one word
+    found = tuple(word for word in re.split(r"[\W_]+", text) if word)
+    if found:
+        return found[:MAX_WORDS]
+    bare = "".join(text.split())
+    return (bare,) if bare else ()
+
+
+def word_weight(word: str) -> float:
+    """How much a word says about which company is meant (see the module docstring)."""
+    if word in FILLER_WORDS:
+        return FILLER_WEIGHT
+    if word in GENERIC_WORDS:
+        return GENERIC_WEIGHT
+    if word in TRADE_WORDS:
+        return TRADE_WEIGHT
+    return 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class NameProfile:
+    """A name ready to compare: its words, their weights and its letters run together."""
+
+    words: tuple[str, ...]
+    weights: tuple[float, ...]
+    compact: str
+
+    @property
+    def distinctive(self) -> tuple[str, ...]:
+        """The words that weigh fully: what tells this company from its namesakes."""
+        return tuple(w for w, weight in zip(self.words, self.weights, strict=True) if weight == 1)
+
+
+@lru_cache(maxsize=8192)
+def profile(name: str) -> NameProfile:
+    """The comparable form of ``name`` (cached: corpus names are compared on every lookup)."""
+    words = words_of(name)
+    weights = tuple(word_weight(word) for word in words)
+    if weights and max(weights) < 1:
+        weights = (1.0,) * len(weights)  # nothing distinctive: every word counts
+    return NameProfile(words, weights, "".join(words))
+
+
+def _word_similarity(a: str, b: str) -> float:
+    if a == b:
+        return 1.0
+    if min(len(a), len(b)) < 4:
+        return 0.0  # short words differ by one letter too easily: "lab" / "lob"
+    ratio = fuzz.ratio(a, b) / 100
+    return ratio if ratio >= MATCH_FLOOR else 0.0
+
+
+def profile_similarity(a: NameProfile, b: NameProfile) -> float:
+    """The weighted word match of two profiles, 0..1 (see the module docstring)."""
+    if not a.words or not b.words:
+        return 0.0
+    if a.compact == b.compact:
+        return 1.0
+    pairs = []
+    for i, word_a in enumerate(a.words):
+        for j, word_b in enumerate(b.words):
+            similar = _word_similarity(word_a, word_b)
+            if similar:
+                pairs.append((similar, a.weights[i] + b.weights[j], i, j))
+    pairs.sort(reverse=True)
+    used_a: set[int] = set()
+    used_b: set[int] = set()
+    matched = 0.0
+    for similar, weight, i, j in pairs:
+        if i not in used_a and j not in used_b:
+            used_a.add(i)
+            used_b.add(j)
+            matched += weight * similar
+    return min(matched / (sum(a.weights) + sum(b.weights)), 1.0)
+
+
+def name_similarity(query: str, company_name: str) -> float:
+    """0..1: how alike two company names are as a person judges them, to 3 decimals."""
+    return round(profile_similarity(profile(query), profile(company_name)), 3)
+
+
+def display_name(typed: str) -> str:
+    """The name as a page would show it: legal suffix dropped, all-lowercase words capitalised.
+
+    ``"acme"`` -> ``"Acme"``; ``"eBay"`` and ``"IBM"`` stay as typed.
+    """
+    stripped = strip_legal_suffixes(typed)
+    return " ".join(word[:1].upper() + word[1:] if word.islower() else word
+                    for word in stripped.split())

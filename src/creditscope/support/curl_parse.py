@@ -1,0 +1,262 @@
+"""Reading a pasted curl command line into its parts, without running anything.
+
+``parse_curl`` understands the options people paste: ``-X/--request``, ``-G/--get``,
+``-H/--header``, ``-d/--data`` and its variants, ``--json``, ``--url``, line
+continuations and the usual output flags (ignored). It refuses what a pasted
+command cannot do here: read a file (``--data @body.json``), upload, or post a
+multipart form, and says why.
+
+Credentials (``X-API-Key``, ``Authorization``, ``-u``, cookies) are dropped while
+reading: they never reach the returned value, so nothing downstream can show,
+store or log them. ``credentials_dropped`` says that one was there.
+"""
+
+from __future__ import annotations
+
+import re
+import shlex
+from dataclasses import dataclass, field
+
+
+class ImportProblem(ValueError):
+    """A pasted request that cannot be imported; the message says why and what to do."""
+
+
+@dataclass(frozen=True)
+class DataPart:
+    """One ``-d``-style option: ``kind`` is ``data``, ``json`` or ``urlencode``."""
+
+    kind: str
+    text: str  # data/json: the text as curl would send it; urlencode: the raw content
+    name: str | None = None  # urlencode only: the field name, when given
+
+
+@dataclass
+class CurlCommand:
+    """The parts of a curl command that matter to the service (no credentials)."""
+
+    url: str
+    method: str | None = None  # from -X/--request/-I; None = curl's own choice
+    get: bool = False  # -G: the data goes into the query string
+    headers: list[tuple[str, str]] = field(default_factory=list)
+    data: list[DataPart] = field(default_factory=list)
+    credentials_dropped: bool = False
+    ignored: list[str] = field(default_factory=list)  # options read but without effect here
+
+
+# Options without a value that change nothing for the service (output, TLS, redirects).
+_FLAGS = frozenset({
+    "-s", "--silent", "-S", "--show-error", "-v", "--verbose", "-i", "--include",
+    "-L", "--location", "--location-trusted", "-k", "--insecure", "-f", "--fail",
+    "--fail-with-body", "--compressed", "-g", "--globoff", "-N", "--no-buffer",
+    "--http1.0", "--http1.1", "--http2", "--http2-prior-knowledge", "-#", "--progress-bar",
+    "-q", "--disable", "--no-progress-meter", "-4", "--ipv4", "-6", "--ipv6", "-O",
+    "--remote-name", "--raw", "--no-keepalive", "--tcp-nodelay", "--path-as-is", "-j",
+    "--junk-session-cookies", "--tr-encoding", "--no-sessionid", "--ssl-reqd",
+})
+# Options with a value that change nothing for the service.
+_IGNORED_WITH_VALUE = frozenset({
+    "-o", "--output", "-m", "--max-time", "--connect-timeout", "-A", "--user-agent",
+    "-e", "--referer", "--retry", "--retry-delay", "--retry-max-time", "-w", "--write-out",
+    "--cacert", "--capath", "--cert", "-E", "--key", "--resolve", "-x", "--proxy",
+    "--limit-rate", "-c", "--cookie-jar", "--max-redirs", "--interface", "--dns-servers",
+    "--trace", "--trace-ascii", "--stderr", "-y", "--speed-time", "-Y", "--speed-limit",
+    "--keepalive-time", "--connect-to", "-r", "--range", "-z", "--time-cond",
+})
+_DATA_OPTIONS = {
+    "-d": "data", "--data": "data", "--data-ascii": "data", "--data-binary": "data",
+    "--data-raw": "raw", "--json": "json", "--data-urlencode": "urlencode",
+}
+_CREDENTIAL_OPTIONS = frozenset({"-u", "--user", "-b", "--cookie", "--oauth2-bearer"})
+_REFUSED = {
+    "-F": "posts a multipart form, which the service does not take",
+    "--form": "posts a multipart form, which the service does not take",
+    "--form-string": "posts a multipart form, which the service does not take",
+    "-T": "uploads a file, which the service does not take",
+    "--upload-file": "uploads a file, which the service does not take",
+    "-K": "reads options from a file; paste the options themselves",
+    "--config": "reads options from a file; paste the options themselves",
+}
+_SHORT_WITH_VALUE = frozenset(
+    opt[1] for opt in (*_IGNORED_WITH_VALUE, *_DATA_OPTIONS, *_CREDENTIAL_OPTIONS, *_REFUSED,
+                       "-X", "-H")
+    if len(opt) == 2
+)
+_SECRET_HEADERS = frozenset({"x-api-key", "authorization", "cookie", "proxy-authorization"})
+# A backslash (POSIX shells), caret (cmd.exe) or backtick (PowerShell) ending a line.
+_CONTINUATION = re.compile(r"[\\^`][ \t]*\r?\n")
+
+
+def looks_like_curl(text: str) -> bool:
+    """True when ``text`` starts like a curl command (``curl …`` or ``$ curl …``)."""
+    return re.match(r"^\s*(\$\s*)?curl(\.exe)?(\s|$)", text) is not None
+
+
+def split_command(text: str) -> list[str]:
+    """The command's words, shell-quoted as a POSIX shell reads them, continuations joined."""
+    joined = _CONTINUATION.sub(" ", text.strip())
+    joined = re.sub(r"^\$\s*", "", joined)
+    try:
+        words = shlex.split(joined, comments=False, posix=True)
+    except ValueError as exc:
+        raise ImportProblem(
+            f"The command is malformed ({exc}): a quote is not closed. Paste the whole command."
+        ) from None
+    if not words or words[0] not in ("curl", "curl.exe"):
+        raise ImportProblem("This is not a curl command: it should start with `curl`.")
+    return words[1:]
+
+
+def parse_curl(text: str) -> CurlCommand:
+    """The request a pasted curl command would send; ``ImportProblem`` when it cannot be used."""
+    words = split_command(text)
+    urls: list[str] = []
+    method: str | None = None
+    get = False
+    headers: list[tuple[str, str]] = []
+    data: list[DataPart] = []
+    dropped = False
+    ignored: list[str] = []
+    index = 0
+
+    def value_of(option: str) -> str:
+        nonlocal index
+        index += 1
+        if index >= len(words):
+            raise ImportProblem(f"The command ends after {option}, which needs a value.")
+        return words[index]
+
+    while index < len(words):
+        word = words[index]
+        if len(word) > 2 and word.startswith("-") and not word.startswith("--"):
+            # Expanded where it stands, so an option's value is never taken for options.
+            words[index:index + 1] = _expand_short_option(word)
+            word = words[index]
+        if word == "--":
+            urls.extend(words[index + 1:])
+            break
+        if not word.startswith("-") or word == "-":
+            urls.append(word)
+        elif word in ("-X", "--request"):
+            method = value_of(word).upper()
+        elif word in ("-I", "--head"):
+            method = "HEAD"
+        elif word in ("-G", "--get"):
+            get = True
+        elif word == "--url":
+            urls.append(value_of(word))
+        elif word in ("-H", "--header"):
+            header = _header(value_of(word))
+            if header is None:
+                dropped = True
+            elif header[0]:
+                headers.append(header)
+        elif word in _DATA_OPTIONS:
+            data.append(_data_part(_DATA_OPTIONS[word], word, value_of(word)))
+        elif word in _CREDENTIAL_OPTIONS:
+            value_of(word)  # read past it; never kept
+            dropped = True
+        elif word in _REFUSED:
+            raise ImportProblem(f"The command uses {word}, which {_REFUSED[word]}.")
+        elif word in _IGNORED_WITH_VALUE:
+            value_of(word)
+            ignored.append(word)
+        elif word in _FLAGS:
+            ignored.append(word)
+        else:
+            raise ImportProblem(
+                f"The curl option {word} is not understood here. Remove it, or paste the URL "
+                "or the JSON body alone."
+            )
+        index += 1
+    if not urls:
+        raise ImportProblem("The command has no URL: paste the whole command, URL included.")
+    if len(urls) > 1:
+        raise ImportProblem(
+            f"The command has {len(urls)} URLs; import one request at a time."
+        )
+    return CurlCommand(urls[0], method, get, headers, data, dropped, ignored)
+
+
+def _expand_short_option(word: str) -> list[str]:
+    """``-sSL`` -> ``-s -S -L``; ``-XPOST`` -> ``-X POST``; ``-d{...}`` -> ``-d {...}``."""
+    expanded: list[str] = []
+    for position, char in enumerate(word[1:], start=1):
+        expanded.append("-" + char)
+        if char in _SHORT_WITH_VALUE:
+            rest = word[position + 1:]
+            if rest:
+                expanded.append(rest)
+            break
+    return expanded
+
+
+def _header(text: str) -> tuple[str, str] | None:
+    """``("Name", "value")``; None for a credential (dropped); ``("", "")`` for a removal."""
+    name, colon, value = text.partition(":")
+    name = name.strip()
+    if not colon:
+        # curl's "Name;" sends an empty header, "Name:" removes one; neither matters here.
+        return ("", "")
+    if name.lower() in _SECRET_HEADERS:
+        return None
+    return (name, value.strip())
+
+
+def _data_part(kind: str, option: str, value: str) -> DataPart:
+    if kind == "raw":
+        return DataPart("data", value)
+    if kind == "urlencode":
+        return _urlencode_part(option, value)
+    if value.startswith("@"):
+        raise _file_problem(option, value[1:])
+    return DataPart(kind, value)
+
+
+def _urlencode_part(option: str, value: str) -> DataPart:
+    # curl's forms: "content", "=content", "name=content", "@file", "name@file".
+    if value.startswith("@"):
+        raise _file_problem(option, value[1:])
+    name, equals, content = value.partition("=")
+    if equals:
+        return DataPart("urlencode", content, name or None)
+    if "@" in value:
+        raise _file_problem(option, value.partition("@")[2])
+    return DataPart("urlencode", value)
+
+
+def _file_problem(option: str, path: str) -> ImportProblem:
+    shown = path if len(path) <= 60 else path[:59] + "…"
+    return ImportProblem(
+        f"The command reads its data from the file {shown!r} ({option} @…). A pasted command "
+        "cannot read files here: paste the file's contents in place of @file, e.g. "
+        "--data '{\"name\": \"Acme\"}'."
+    )
+
+
+# What redaction puts where a credential was.
+REDACTED = "•••"
+_REDACTIONS = (
+    # header lines and -H values: X-API-Key: …, Authorization: Bearer …, cookies
+    (re.compile(r"\b(x-api-key|authorization|cookie|proxy-authorization)(\s*:\s*)"
+                r"[^'\"\s][^'\"\r\n]*", re.IGNORECASE), rf"\1\2{REDACTED}"),
+    # -u user:password, -b cookies, --oauth2-bearer token
+    (re.compile(r"(\s(?:-u|--user|-b|--cookie|--oauth2-bearer)\s+)(['\"]?)[^'\"\s]+",
+                re.IGNORECASE), rf"\1\2{REDACTED}"),
+    # a key in the query string
+    (re.compile(r"([?&](?:api_key|apikey|key|x-api-key|token|access_token)=)[^&\s'\"#]+",
+                re.IGNORECASE), rf"\1{REDACTED}"),
+    # user:password@host
+    (re.compile(r"(://)[^/@\s'\"]+@"), rf"\1{REDACTED}@"),
+)
+
+
+def redact_credentials(text: str) -> str:
+    """``text`` with every credential value replaced by ``•••``, for showing a pasted command.
+
+    What remains still imports the same request: the credential's place is kept,
+    only its value is gone.
+    """
+    for pattern, replacement in _REDACTIONS:
+        text = pattern.sub(replacement, text)
+    return text

@@ -1,0 +1,39 @@
+"""How the explorer fits the terminal it is given: size classes and readable colours.
+
+- Every screen (modals too) gets one width class (``-narrow`` under 100 columns,
+  ``-medium``, ``-wide`` from 160) and one height class (``-short`` under 30 rows,
+  ``-medium-height``, ``-tall`` from 48), by Textual's breakpoints: the stylesheets
+  stack forms on narrow terminals and give the data the room on large ones.
+- Terminal colour names and the theme's text colours are made readable in either
+  kind of theme (see :mod:`creditscope.tui.terminal_colors`).
+"""
+
+from __future__ import annotations
+
+from typing import ClassVar
+
+from textual.app import App
+from textual.reactive import reactive
+
+from creditscope.tui.terminal_colors import READABLE_ON_DARK, READABLE_ON_LIGHT, readable_variables
+
+
+class FittedApp(App[None]):
+    """An App with size classes on its screens and readable colours in every theme."""
+
+    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
+        (0, "-narrow"), (100, "-medium"), (160, "-wide"),
+    ]
+    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
+        (0, "-short"), (30, "-medium-height"), (48, "-tall"),
+    ]
+
+    # Terminal colour names ("green", "yellow") as readable true colours in either kind of theme.
+    ansi_theme_dark = reactive(READABLE_ON_DARK, init=False)
+    ansi_theme_light = reactive(READABLE_ON_LIGHT, init=False)
+
+    def get_css_variables(self) -> dict[str, str]:
+        """The theme's variables, with text colours made readable on its backgrounds."""
+        variables = readable_variables(super().get_css_variables())
+        self.theme_variables = variables
+        return variables

@@ -1,0 +1,224 @@
+"""Import request: paste a customer's curl command, URL or JSON body; nothing is sent yet.
+
+The pasted text is shown with every credential replaced by ``•••`` (the key
+never stays on screen) and read as it changes. A request that a form can hold
+(company lookup, restaurant search, events near a point) opens that area with
+every field filled, and its priced button sends it when the user chooses. Any
+other request is sent from here with a priced "Send" button, and its answer is
+shown as JSON. What cannot be imported is explained in place, keeping the text.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from typing import Any, ClassVar
+
+from rich.text import Text
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
+from textual.widgets import Button, Label, Static, TextArea
+
+from creditscope.support.curl_parse import ImportProblem, redact_credentials
+from creditscope.support.request_import import KEY_REPLACED, ImportedRequest, import_request
+from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.navigation import entry_for
+from creditscope.tui.widgets.json_view import JsonView
+from creditscope.tui.widgets.price_button import PriceButton
+
+# operation -> the area whose form holds it
+FORM_AREAS: dict[str, str] = {
+    "professional_network/find_company": "company",
+    "restaurants/search": "restaurants",
+    "ticketing/discovery": "events",
+}
+HELP_TEXT = (
+    "Paste a curl command, a full URL or a JSON body (Ctrl+V or your terminal's paste). "
+    "Nothing is sent until you press a priced button."
+)
+
+
+def form_area(imported: ImportedRequest) -> str | None:
+    """The area whose form can hold ``imported`` exactly, or None (then it is sent from here)."""
+    mode = FORM_AREAS.get(imported.operation)
+    if mode == "events" and ("cursor" in imported.params
+                             or not {"lat", "lng"} <= set(imported.params)):
+        return None  # the events form holds a point and a page size, not a cursor
+    return mode
+
+
+SHOWN_VALUE_CHARS = 120
+
+
+def shown_value(value: object) -> str:
+    """A field's value as it may be shown: control characters visible, long text cut."""
+    text = "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" else c
+                   for c in str(value)[:SHOWN_VALUE_CHARS])
+    length = len(str(value))
+    return text + (f"… ({length} characters)" if length > SHOWN_VALUE_CHARS else "")
+
+
+def describe(imported: ImportedRequest) -> Text:
+    """What was recognised: operation, each field, notes, and what validation says."""
+    text = Text()
+    text.append(f"{imported.title}", style="bold")
+    text.append(f"  ({imported.operation}, from a pasted {imported.source})\n", style="dim")
+    if not imported.params:
+        text.append("  no parameters\n", style="dim")
+    for name, value in imported.params.items():
+        text.append(f"  {name}: ", style="bold")
+        text.append(f"{shown_value(value)}\n")
+    for note in imported.notes:
+        text.append(f"ⓘ {note}\n", style="italic")
+    if imported.problem is not None:
+        text.append(f"✖ {imported.problem.message}", style="bold red")
+        text.append(" (nothing will be sent until it is corrected)\n", style="red")
+    return text
+
+
+def price_line(client: Any, imported: ImportedRequest) -> Text:
+    """``Price: 10 cr`` or ``Price: 10 cr · cached, so free now``, from the client's plan."""
+    plan = client.plan(imported.operation, dict(imported.params))
+    if plan.cost == 0 and plan.price:
+        return Text(f"Price: {plan.price} cr · cached, so free now", style="green")
+    return Text(f"Price: {plan.price} cr" if plan.price else "Price: free", style="bold")
+
+
+class ImportRequestScreen(ModalScreen[None]):
+    """Paste, read what was recognised and its price, then open the area or send."""
+
+    DEFAULT_CSS = """
+    ImportRequestScreen .import-dialog { width: 96; }
+    ImportRequestScreen #import-text { height: 6; }
+    ImportRequestScreen #import-result { height: auto; max-height: 12; margin-top: 1; }
+    ImportRequestScreen #import-answer { height: auto; max-height: 14; }
+    ImportRequestScreen #import-answer JsonView { height: auto; max-height: 12; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("escape", "close", "Close", id="import_request.close"),
+    ]
+
+    def __init__(self, text: str = "") -> None:
+        super().__init__()
+        self.initial_text = text
+        self.imported: ImportedRequest | None = None
+
+    def compose(self) -> ComposeResult:
+        """Help, the paste box, what was recognised, the buttons, and a place for an answer."""
+        with Vertical(classes="dialog import-dialog"):
+            yield Label("Import request", classes="dialog-title")
+            yield Static(HELP_TEXT, classes="dialog-text")
+            yield TextArea(redact_credentials(self.initial_text), id="import-text",
+                           soft_wrap=True, show_line_numbers=False)
+            yield Static("", id="import-result")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Open", id="import-open", variant="primary")
+                yield PriceButton("Send", operation="catalog", id="import-send",
+                                  variant="warning")
+                yield Button("Close", id="import-close")
+            with ResultArea(id="import-answer"):
+                yield JsonView(id="import-json")
+
+    def on_mount(self) -> None:
+        """Read what was pasted (if anything) and focus the paste box."""
+        self.query_one("#import-answer").display = False
+        self._read(self.query_one("#import-text", TextArea).text)
+        self.query_one("#import-text", TextArea).focus()
+
+    @on(TextArea.Changed, "#import-text")
+    def _changed(self, event: TextArea.Changed) -> None:
+        area = event.text_area
+        shown = redact_credentials(area.text)
+        if shown != area.text:
+            # The key never stays on screen; reading waits for the change this makes.
+            area.text = shown
+            area.move_cursor(area.document.end)  # typing goes on where it was, at the end
+            return
+        self._read(area.text)
+
+    def _read(self, text: str) -> None:
+        result = self.query_one("#import-result", Static)
+        open_button = self.query_one("#import-open", Button)
+        send = self.query_one("#import-send", PriceButton)
+        self.imported = None
+        open_button.display = send.display = False
+        if not text.strip():
+            result.update("")
+            return
+        app: Any = self.app
+        base_url = app.client.base_url if app.client is not None else None
+        if base_url is None:
+            result.update(Text("The data client is starting; try again in a moment.",
+                               style="italic"))
+            return
+        try:
+            imported = import_request(text, base_url)
+        except ImportProblem as problem:
+            result.update(Text(f"✖ {problem}", style="bold red"))
+            return
+        self.imported = imported
+        shown = describe(imported)
+        if imported.problem is None:
+            shown.append_text(price_line(app.client, imported))
+        result.update(shown)
+        if imported.problem is not None:
+            return
+        mode = form_area(imported)
+        if mode is not None:
+            open_button.label = f"Open in {entry_for(mode).title}"
+            open_button.display = True
+        else:
+            send.operation = imported.operation
+            send.params = dict(imported.params)
+            send.display = True
+
+    @on(Button.Pressed, "#import-open")
+    def _open(self) -> None:
+        imported = self.imported
+        if imported is None:
+            return
+        mode = form_area(imported)
+        self.dismiss(None)
+        if mode is not None:
+            self.app.call_later(open_in_area, self.app, mode, imported)
+
+    @on(Button.Pressed, "#import-send")
+    def _send(self) -> None:
+        imported = self.imported
+        if imported is None:
+            return
+        answer = self.query_one("#import-answer", ResultArea)
+        answer.display = True
+        answer.run(CallRequest(imported.operation, dict(imported.params),
+                               label=imported.title.lower()))
+
+    @on(ResultArea.Succeeded, "#import-answer")
+    def _answered(self, event: ResultArea.Succeeded) -> None:
+        self.query_one("#import-json", JsonView).show(event.result.record.raw_body)
+
+    @on(Button.Pressed, "#import-close")
+    def action_close(self) -> None:
+        """Close; nothing is sent."""
+        self.dismiss(None)
+
+
+async def open_in_area(app: Any, mode: str, imported: ImportedRequest) -> None:
+    """Switch to ``mode`` and fill its form with ``imported`` (sends nothing)."""
+    await app.switch_mode(mode)
+    fill = getattr(app.screen, "fill_request", None)
+    if fill is None or not fill(imported.operation, dict(imported.params)):
+        app.notify(f"{entry_for(mode).title} could not take this request.", severity="warning")
+        return
+    note = " The pasted key was replaced by the configured one." if (
+        KEY_REPLACED in imported.notes) else ""
+    app.notify(f"{imported.title}: fields filled from the pasted request. "
+               f"Nothing was sent; the button shows the price.{note}", title="Imported")
+
+
+def open_import(app: Any, text: str = "") -> None:
+    """Open Import request (from the palette, its key, or a paste outside any text field)."""
+    if isinstance(app.screen, ImportRequestScreen):
+        return
+    app.push_screen(ImportRequestScreen(text))

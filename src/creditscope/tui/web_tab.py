@@ -1,0 +1,39 @@
+"""The explorer behind a ``creditscope web`` tab: nothing saved on the server for a visitor.
+
+In a web tab, exports reach the visitor as browser downloads (Textual's
+``deliver_text``, relayed by textual-serve) instead of files written on the
+machine that runs the server, and Settings is read-only.
+"""
+
+from __future__ import annotations
+
+import io
+from pathlib import Path
+
+from textual.app import App
+
+from creditscope.web_demo import web_demo_active
+
+READ_ONLY_NOTE = (
+    "Web demo: settings are read-only in a browser tab and nothing is saved; "
+    "the theme changes for this tab only."
+)
+
+
+def in_web_tab(app: App[object]) -> bool:
+    """True when the explorer runs for a browser tab (textual-serve or ``creditscope web``)."""
+    return app.is_web or web_demo_active()
+
+
+def save_text(app: App[object], path: Path, text: str) -> str:
+    """Write ``text`` to ``path``, or, in a web tab, send it to the browser as ``path.name``.
+
+    Returns where it went, for the notification.
+    """
+    if in_web_tab(app):
+        app.deliver_text(io.StringIO(text), save_filename=path.name, open_method="download")
+        return f"{path.name}, downloaded by your browser"
+    path = path.expanduser()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+    return str(path)

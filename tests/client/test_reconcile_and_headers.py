@@ -1,0 +1,240 @@
+"""Issue 13, items 4-8: stale is paid, reconciliation with X-Credits-Remaining, the
+timeout setting, hostile header values, and unloaded lookups cached briefly."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from client_fakes import BODIES, FakeService
+from edge_support import Sandbox
+
+from creditscope.cli import main
+from creditscope.client.client import DataClient
+from creditscope.client.ledger import CreditLedger
+from creditscope.client.records import UNEXPLAINED, CacheStatus
+from creditscope.client.retry import RetryPolicy
+from creditscope.settings import Settings, SettingsError, load_settings, settings_toml
+
+SEARCH = "restaurants/search"
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Sandbox:
+    return Sandbox(tmp_path)
+
+
+# --- 4. stale is paid -------------------------------------------------------------------
+
+
+async def test_an_expired_copy_is_priced_online_and_free_but_stale_offline(
+    sandbox: Sandbox,
+) -> None:
+    online = sandbox.client(ttls={SEARCH: 0})
+    await online.call(SEARCH, {"location": "Lisbon"})
+    plan = online.plan(SEARCH, {"location": "Lisbon"})
+    assert plan.cache is CacheStatus.STALE
+    assert plan.cost == 2 and plan.note == "cached copy expired"
+    again = await online.call(SEARCH, {"location": "Lisbon"})
+    assert again.record.credits_charged == 2
+    offline = sandbox.client(offline=True)
+    offline_plan = offline.plan(SEARCH, {"location": "Lisbon"})
+    assert offline_plan.cost == 0 and offline_plan.note == "stale"
+    await online.aclose()
+    await offline.aclose()
+
+
+# --- 5. reconciliation ---------------------------------------------------------------
+
+
+async def test_a_lost_answer_charged_again_on_retry_becomes_unexplained(
+    sandbox: Sandbox,
+) -> None:
+    client = sandbox.client()
+    await client.call(SEARCH, {"location": "Madrid"})  # the first balance: the starting point
+    sandbox.transport.lose_next = 1  # charged, answer lost, GET retried and charged again
+    result = await client.call(SEARCH, {"location": "Lisbon"})
+    assert result.record.credits_charged == 2
+    unexplained = [r for r in client.ledger.session_records if r.operation == UNEXPLAINED]
+    assert [r.credits_charged for r in unexplained] == [2]
+    assert unexplained[0].revealed_by is not None and SEARCH in unexplained[0].revealed_by
+    assert "Calls in between" in (unexplained[0].note or "")
+    totals = client.ledger.session_totals()
+    assert totals.spent == sandbox.fall == 6 and totals.unexplained == 2
+    await client.aclose()
+
+
+class OutOfOrder(httpx.AsyncBaseTransport):
+    """Every request is charged at once, but the answers come back newest first."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, expected: int) -> None:
+        self.inner = inner
+        self.expected = expected
+        self.answered: list[asyncio.Event] = []
+        self.all_charged = asyncio.Event()
+        self.armed = False
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        await response.aread()
+        if not self.armed:
+            return response
+        mine = asyncio.Event()
+        self.answered.append(mine)
+        if len(self.answered) == self.expected:
+            self.all_charged.set()
+            self._release_next()
+        await mine.wait()
+        return response
+
+    def _release_next(self) -> None:
+        pending = [event for event in self.answered if not event.is_set()]
+        if pending:
+            pending[-1].set()
+
+    def answered_one(self) -> None:
+        self._release_next()
+
+
+async def test_answers_out_of_order_never_look_like_a_difference(sandbox: Sandbox) -> None:
+    transport = OutOfOrder(sandbox.transport, expected=4)
+    client = sandbox.client(transport=transport)
+    await client.call(SEARCH, {"location": "Madrid"})
+    transport.armed = True
+
+    async def one(city: str) -> None:
+        await client.call(SEARCH, {"location": city})
+        transport.answered_one()
+
+    await asyncio.gather(*(one(c) for c in ["Lisbon", "Porto", "Paris", "Rome"]))
+    remainings = [r.remaining for r in client.ledger.session_records[1:]]
+    assert remainings == sorted(remainings)  # recorded out of order: lowest first
+    assert client.ledger.session_totals().unexplained == 0
+    assert client.ledger.session_spent() == sandbox.fall == 10
+    await client.aclose()
+
+
+async def test_spend_from_another_session_on_the_ledger_is_not_unexplained(
+    sandbox: Sandbox,
+) -> None:
+    explorer = sandbox.client()
+    cli = sandbox.client()  # another process: its own session, the same ledger file
+    assert explorer.ledger.session_id != cli.ledger.session_id
+    await explorer.call(SEARCH, {"location": "Madrid"})
+    await cli.call("restaurants/menu", {"id": "rst_lisbon_pt_001"})
+    await explorer.call(SEARCH, {"location": "Porto"})
+    assert explorer.ledger.lifetime_totals().unexplained == 0
+    assert explorer.ledger.lifetime_totals().spent == sandbox.fall
+    await explorer.aclose()
+    await cli.aclose()
+
+
+def test_credits_json_reports_unexplained_next_to_spent(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from creditscope.client.records import CallRecord
+
+    monkeypatch.setenv("CREDITSCOPE_DATA_DIR", str(tmp_path))
+    ledger = CreditLedger(tmp_path / "sandbox-ledger.sqlite3")
+    ledger.record(CallRecord(SEARCH, "GET", "u", {}, credits_charged=2, remaining=98))
+    ledger.record(CallRecord(UNEXPLAINED, "", "", {}, credits_charged=3))
+    ledger.close()
+    out = CliRunner().invoke(main, ["credits", "--json"], catch_exceptions=False).output
+    lifetime = json.loads(out)["lifetime"]
+    assert list(lifetime)[:2] == ["spent", "unexplained"]
+    assert lifetime["spent"] == 5 and lifetime["unexplained"] == 3
+    text = CliRunner().invoke(main, ["credits"], catch_exceptions=False).output
+    assert "Unexplained: 3" in text
+
+
+# --- 6. the timeout setting -------------------------------------------------------------
+
+
+def test_creditscope_timeout_reaches_the_client(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from creditscope.client.factory import build_client
+
+    monkeypatch.setenv("CREDITSCOPE_TIMEOUT", "7.5")
+    settings, _ = load_settings()
+    assert settings.timeout == 7.5
+    assert "timeout = 7.5" in settings_toml(settings)
+    client = build_client(settings.model_copy(update={"cache_dir": tmp_path / "c",
+                                                      "data_dir": tmp_path / "d"}))
+    assert client._http.timeout.read == 7.5
+    for bad in ("0", "-1", "inf", "nan", "soon"):
+        monkeypatch.setenv("CREDITSCOPE_TIMEOUT", bad)
+        with pytest.raises(SettingsError):
+            load_settings()
+
+
+# --- 7. hostile values ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("value", ["inf", "-inf", "nan", "-5", "1e309", "99999999"])
+def test_insane_retry_after_falls_back_to_the_normal_backoff(value: str) -> None:
+    assert RetryPolicy().parse_retry_after(value) is None
+
+
+async def test_a_429_with_infinite_retry_after_is_retried_with_backoff(
+    make_client: Any, service: FakeService, retry: Any
+) -> None:
+    service.script = [httpx.Response(429, json={"error": {"code": "rate_limited",
+                                                          "message": "slow"}},
+                                     headers={"Retry-After": "inf"})]
+    result = await make_client().call(SEARCH, {"location": "Lisbon"})
+    assert result.record.attempts == 2
+    assert retry.delays and all(math.isfinite(d) and d <= 10 for d in retry.delays)
+
+
+@pytest.mark.parametrize("charged", ["-5", "2.5", "lots"])
+async def test_a_hostile_credits_charged_header_is_not_trusted(
+    make_client: Any, service: FakeService, charged: str
+) -> None:
+    service.script = [httpx.Response(200, json=BODIES["/restaurants/search"],
+                                     headers={"X-Credits-Charged": charged,
+                                              "X-Credits-Remaining": "-3"})]
+    result = await make_client().call(SEARCH, {"location": "Lisbon"})
+    assert result.record.credits_charged == 2  # the price, not what the header claimed
+    assert result.record.remaining is None
+
+
+# --- 8. unloaded lookups ------------------------------------------------------------------------
+
+
+async def test_a_lookup_with_no_company_loaded_is_cached_for_minutes(
+    make_client: Any, service: FakeService
+) -> None:
+    unloaded = dict(BODIES["/professional_network/find_company"])
+    unloaded["matches"] = [{"company_url": "https://net.example/company/a", "company": None}]
+    loaded = dict(unloaded, matches=[{"company_url": "https://net.example/company/b",
+                                      "company": {"name": "Acme Two"}}])
+    service.script = [httpx.Response(200, json=unloaded), httpx.Response(200, json=loaded)]
+    client: DataClient = make_client()
+    await client.call("professional_network/find_company", {"name": "Acme"})
+    await client.call("professional_network/find_company", {"name": "Acme Two"})
+    assert client.cache is not None
+    lifetimes = sorted(
+        entry.expires_at - entry.stored_at for entry in client.cache.entries()
+    )
+    assert lifetimes[0] <= 300 < lifetimes[1]
+
+
+def test_settings_refuse_a_timeout_out_of_range() -> None:
+    with pytest.raises(ValueError):
+        Settings(timeout=0)
+
+
+def test_dry_run_says_an_expired_copy_is_charged(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CREDITSCOPE_TTL__RESTAURANTS_SEARCH", "0")  # expires at once
+    runner = CliRunner()
+    args = ["call", SEARCH, "--location", "Lisbon"]
+    assert runner.invoke(main, args, catch_exceptions=False).exit_code == 0
+    plan = runner.invoke(main, [*args, "--dry-run"], catch_exceptions=False).output
+    assert "price: 2 credits (cached copy expired, so this call is charged)" in plan

@@ -1,0 +1,177 @@
+"""`creditscope serve` against a local user reading `ps`, a holder of an old
+key, and slow clients. Servers listen on loopback only; waits are bounded."""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager, suppress
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from click.testing import CliRunner
+from web_attacker import free_port
+
+from creditscope.cli import main
+from creditscope.commands import serve_http
+from creditscope.sandbox import DEMO_KEY
+from creditscope.sandbox.accounts import AccountStore
+
+SECRET = "sk_live_serve_secret_31337"
+SEARCH = "/restaurants/search?location=Lisbon&limit=1"
+
+
+@contextmanager
+def served(tmp_path: Path, *args: str, env: dict[str, str] | None = None) -> Iterator[Any]:
+    port = free_port()
+    log = tmp_path / f"serve-{port}.log"
+    with log.open("w") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "creditscope", "serve", "--port", str(port), *args],
+            stdout=out, stderr=subprocess.STDOUT, env={**os.environ, **(env or {})},
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            assert process.poll() is None, log.read_text()
+            with suppress(OSError), socket.create_connection(("127.0.0.1", port), 0.5):
+                break
+            assert time.monotonic() < deadline, "serve did not start"
+            time.sleep(0.1)
+        process.base = f"http://127.0.0.1:{port}"  # type: ignore[attr-defined]
+        process.log = log  # type: ignore[attr-defined]
+        process.port = port  # type: ignore[attr-defined]
+        yield process
+    finally:
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGTERM)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait(timeout=5)
+
+
+def every_command_line() -> str:
+    """What any local user sees with `ps -eo args`: every process's command line."""
+    lines = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with suppress(OSError):
+                lines.append((entry / "cmdline").read_bytes().replace(b"\0", b" ").decode())
+    return "\n".join(lines)
+
+
+def key_file(tmp_path: Path, *keys: str, mode: int = 0o600) -> Path:
+    path = tmp_path / "keys.txt"
+    path.write_text("# keys for this run\n" + "\n".join(keys) + "\n")
+    path.chmod(mode)
+    return path
+
+
+def test_earlier_keys_in_the_database_are_not_accepted(tmp_path: Path) -> None:
+    db = tmp_path / "sandbox.sqlite3"
+    AccountStore(db, {DEMO_KEY: 100}).close()  # a demo run left the public key behind
+    store = AccountStore(db, {SECRET: 100})
+    assert store.authenticate(SECRET) is not None
+    assert store.authenticate(DEMO_KEY) is None
+    store.close()
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("source", ["file", "environment"])
+def test_the_key_shows_neither_in_ps_nor_in_the_banner(tmp_path: Path, source: str) -> None:
+    db = tmp_path / "sandbox.sqlite3"
+    AccountStore(db, {DEMO_KEY: 100}).close()
+    if source == "file":
+        args, env = ["--key-file", str(key_file(tmp_path, SECRET))], {}
+    else:
+        args, env = [], {"CREDITSCOPE_SERVE_KEYS": SECRET}
+    with served(tmp_path, "--db", str(db), *args, env=env) as server:
+        seen_by_ps = every_command_line()
+        assert f"serve --port {server.port}" in seen_by_ps  # the process is there...
+        assert SECRET not in seen_by_ps  # ...its key is not
+        with httpx.Client(base_url=server.base, timeout=10) as http:
+            ok = http.get(SEARCH, headers={"X-API-Key": SECRET})
+            old = http.get(SEARCH, headers={"X-API-Key": DEMO_KEY})
+        banner = server.log.read_text()
+    assert ok.status_code == 200
+    assert old.status_code == 401 and old.headers.get("X-Credits-Charged", "0") == "0"
+    assert SECRET not in banner
+    assert "sk_…1337" in banner
+
+
+def test_key_on_the_command_line_is_refused_without_echoing_it() -> None:
+    result = CliRunner().invoke(main, ["serve", "--key", SECRET])
+    assert result.exit_code == 2
+    assert "--key-file" in result.output
+    assert SECRET not in result.output
+
+
+@pytest.fixture
+def uvicorn_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    import uvicorn
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    return calls
+
+
+@pytest.mark.parametrize(("host", "warned"), [("127.0.0.1", False), ("0.0.0.0", True)])
+def test_limits_and_a_warning_on_non_loopback(
+    tmp_path: Path, uvicorn_calls: list[dict[str, Any]], host: str, warned: bool
+) -> None:
+    result = CliRunner().invoke(
+        main, ["serve", "--host", host, "--db", str(tmp_path / "db"), "--max-connections", "50"]
+    )
+    assert result.exit_code == 0, result.output
+    assert ("reachable from other machines" in result.output) is warned
+    [kwargs] = uvicorn_calls
+    assert kwargs["limit_concurrency"] == 50
+    assert kwargs["timeout_keep_alive"] <= 10
+    assert kwargs["http"] is serve_http.RequestDeadlineProtocol
+
+
+def test_a_key_file_others_can_read_is_warned_about(
+    tmp_path: Path, uvicorn_calls: list[dict[str, Any]]
+) -> None:
+    path = key_file(tmp_path, SECRET, mode=0o644)
+    result = CliRunner().invoke(
+        main, ["serve", "--db", str(tmp_path / "db"), "--key-file", str(path)]
+    )
+    assert result.exit_code == 0, result.output
+    assert "readable by other users" in result.output
+    assert SECRET not in result.output
+
+
+@pytest.mark.slow
+def test_slow_clients_are_cut_off_and_the_connection_cap_answers_503(tmp_path: Path) -> None:
+    started = time.monotonic()
+    with served(tmp_path, "--db", str(tmp_path / "db"), "--max-connections", "10") as server:
+        with ExitStack() as stack:
+            slow = []
+            for _ in range(30):  # each sends half a request line, then nothing
+                sock = stack.enter_context(socket.create_connection(("127.0.0.1", server.port)))
+                sock.sendall(b"GET /catalog HTTP/1.1\r\nHo")
+                slow.append(sock)
+            time.sleep(0.5)
+            with httpx.Client(base_url=server.base, timeout=5) as http:
+                crowded = http.get("/catalog")
+            assert crowded.status_code == 503  # refused at once, not left hanging
+
+            # Every slow client is disconnected once its request is overdue.
+            deadline = time.monotonic() + serve_http.REQUEST_READ_TIMEOUT_S + 10
+            for sock in slow:
+                sock.settimeout(max(0.1, deadline - time.monotonic()))
+                assert sock.recv(1024) == b"", "a slow client kept its connection"
+        with httpx.Client(base_url=server.base, timeout=5) as http:
+            assert http.get("/catalog").status_code == 200
+    assert time.monotonic() - started < 40

@@ -1,0 +1,129 @@
+"""A visitor of `creditscope web` driving real explorer tabs over the WebSocket,
+as a script would: change the service and save, write a file on the server,
+leave a huge tab behind. Loopback only; each test is bounded in time.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import time
+from pathlib import Path
+
+import aiohttp
+import pytest
+from web_attacker import Tab, web_server
+
+pytestmark = pytest.mark.slow
+
+CONFIG = '# the presenter\'s own settings\ntheme = "textual-dark"\n'
+ESCAPE, CTRL_A, CTRL_K, CTRL_P, CTRL_S = "\x1b", "\x01", "\x0b", "\x10", "\x13"
+
+
+def environment(tmp_path: Path) -> dict[str, str]:
+    config = tmp_path / "config.toml"
+    config.write_text(CONFIG, encoding="utf-8")
+    os.chmod(config, 0o600)
+    return {"CREDITSCOPE_CONFIG_FILE": str(config)}
+
+
+async def open_tab(session: aiohttp.ClientSession, base: str, size: str = "120x36") -> Tab:
+    width, height = size.split("x")
+    websocket = await session.ws_connect(
+        f"{base.replace('http', 'ws')}/ws?width={width}&height={height}",
+        headers={"Origin": base}, timeout=aiohttp.ClientWSTimeout(ws_close=5),
+    )
+    return Tab(websocket)
+
+
+async def test_a_tab_cannot_change_the_service_nor_write_files_on_the_server(
+    tmp_path: Path,
+) -> None:
+    started = time.monotonic()
+    env = environment(tmp_path)
+    config = Path(env["CREDITSCOPE_CONFIG_FILE"])
+    target = tmp_path / "written-by-visitor.json"
+    with web_server(tmp_path, env=env) as server:
+        async with aiohttp.ClientSession(cookies=server.cookie) as session:
+            tab = await open_tab(session, server.base)
+            await tab.wait_for("creditscope")
+
+            # Settings: every field is disabled, and saving by key or palette is refused.
+            await tab.keys(ESCAPE, "6")
+            await tab.wait_for("read-only")
+            await tab.keys("\t", "\t", "\t", *"http://attacker.example", pause=0.05)
+            await tab.keys(CTRL_S)
+            for command in ("Save settings", "Use the built-in sandbox", "Clear cache"):
+                await tab.keys(ESCAPE, CTRL_P)
+                await tab.keys(*command, pause=0.03)
+                mark = tab.mark()
+                await tab.keys("\r")
+                await tab.wait_for("Not saved", since=mark)  # refused, and told so
+            assert config.read_text(encoding="utf-8") == CONFIG
+            assert oct(config.stat().st_mode & 0o777) == "0o600"
+
+            # Activity's Save JSON, with a path of the visitor's choosing: a download.
+            await tab.keys(ESCAPE, "4")
+            await tab.wait_for("/restaurants/search")
+            await tab.keys(ESCAPE, "5")
+            await tab.wait_for("Filter calls")
+            await tab.keys("s")
+            await tab.wait_for("your browser downloads it")
+            await tab.keys(CTRL_A, CTRL_K)
+            await tab.keys(*str(target), pause=0.02)
+            await tab.keys("\r")
+            _, key = await tab.wait_message("deliver_file_start")
+
+            async with aiohttp.ClientSession() as stranger:  # no cookie: no download
+                refused = await stranger.get(f"{server.base}/download/{key}")
+                assert refused.status == 403
+            download = await session.get(f"{server.base}/download/{key}")
+            assert download.status == 200
+            assert "written-by-visitor.json" in download.headers["Content-Disposition"]
+            assert "/" not in download.headers["Content-Disposition"].split("filename=")[1]
+            body = await download.json(content_type=None)
+            assert "providers" in body or "endpoints" in str(body)
+            await tab.close()
+        # Printed once; requests are not logged with it.
+        assert server.log().count(server.token) == 1
+
+    assert not target.exists()
+    assert list((tmp_path / "server-cwd").iterdir()) == [], "a file appeared in the server's cwd"
+    home = Path(os.environ["HOME"])
+    assert [p for p in home.rglob("*") if p.is_file()] == [], "a file appeared in $HOME"
+    assert config.read_text(encoding="utf-8") == CONFIG
+    assert time.monotonic() - started < 120
+
+
+async def test_a_huge_tab_is_clamped_and_its_process_ends_when_the_socket_closes(
+    tmp_path: Path,
+) -> None:
+    with web_server(tmp_path, env=environment(tmp_path)) as server:
+        async with aiohttp.ClientSession(cookies=server.cookie) as session:
+            tab = await open_tab(session, server.base, size="4000x1200")
+            await tab.wait_for("creditscope")
+            await tab.resize(4000, 1200)
+            await asyncio.sleep(1)
+            [explorer] = server.explorers()
+            environ = Path(f"/proc/{explorer}/environ").read_bytes().split(b"\0")
+            assert b"COLUMNS=250" in environ and b"ROWS=80" in environ
+            assert b"CREDITSCOPE_WEB_DEMO=1" in environ
+            await tab.close()
+            await _until_gone(server, timeout=15)
+
+            # A tab too stuck to hear "quit" (stopped) is ended too.
+            tab = await open_tab(session, server.base)
+            await tab.wait_for("creditscope")
+            [stuck] = server.explorers()
+            os.kill(stuck, signal.SIGSTOP)
+            await tab.close()
+            await _until_gone(server, timeout=15)
+        assert server.process.poll() is None, "the server must keep running"
+
+
+async def _until_gone(server: object, timeout: float) -> None:
+    deadline = time.monotonic() + timeout
+    while server.explorers():  # type: ignore[attr-defined]
+        assert time.monotonic() < deadline, "the tab's explorer outlived its socket"
+        await asyncio.sleep(0.2)

@@ -1,0 +1,127 @@
+"""The lookup report's text and the with/without-website comparison, on fixed answers."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from creditscope.client.records import CacheStatus, CallRecord
+from creditscope.models import Company, CompanyLookup, Match
+from creditscope.tui.screens.company.comparison import compare_lookups, comparison_summary
+from creditscope.tui.screens.company.report import lookup_report
+
+RAN = datetime(2025, 3, 14, 12, 30, 5, tzinfo=UTC)
+FIND = "professional_network/find_company"
+
+
+def match(slug: str, confidence: str, *, site: str | None, matched: bool | None,
+          similarity: float = 0.9, name: str | None = None) -> Match:
+    company = None if site is None else Company(slug=slug, name=name or slug.title(),
+                                                website=site)
+    return Match(company_url=f"https://network.example/company/{slug}",
+                 serp_title=f"{slug.title()} | Network", company=company,
+                 website_match=matched, name_similarity=similarity, confidence=confidence)
+
+
+WITH_SITE = CompanyLookup(
+    query="Northwind Labs", queries=["northwind labs", "site northwind.com"], count=3,
+    matches=[
+        match("northwind", "high", site="https://www.northwind.com", matched=True,
+              similarity=0.78),
+        match("northwind-labs", "low", site="https://northwind-labs.co.uk", matched=False,
+              similarity=1.0, name="Northwind | Labs"),
+        match("northwind-health", "low", site=None, matched=None, similarity=0.6),
+    ],
+)
+WITHOUT_SITE = CompanyLookup(
+    query="Northwind Labs", queries=["northwind labs"], count=3,
+    matches=[
+        match("northwind-labs", "medium", site="https://northwind-labs.co.uk", matched=None,
+              similarity=1.0),
+        match("northwind", "medium", site="https://www.northwind.com", matched=None,
+              similarity=0.78),
+        match("northwind-traders", "low", site="https://northwindtraders.com", matched=None),
+    ],
+)
+
+
+def record(cache: CacheStatus, charged: int, saved: int = 0) -> CallRecord:
+    return CallRecord(
+        operation=FIND, method="POST", url="https://api.example/professional_network/find_company",
+        params={}, cache=cache, credits_charged=charged, credits_saved=saved,
+        request_headers={"X-API-Key": "sk_…cret"}, request_id="req_42", started_at=RAN,
+    )
+
+
+def test_report_says_what_was_asked_run_matched_and_charged() -> None:
+    params = {"name": "Northwind Labs Ltd", "website": "northwind.com"}
+    text = lookup_report(WITH_SITE, params, record(CacheStatus.MISS, 10),
+                         service="api.example", sandbox=False)
+    expected_head = (
+        "## Company lookup: Northwind Labs Ltd\n\n"
+        "- **Asked:** name “Northwind Labs Ltd”, website northwind.com\n"
+        "- **Query after suffix removal:** Northwind Labs (dropped “Ltd”)\n"
+        "- **Searches run:** `northwind labs`; `site northwind.com`\n"
+        "- **Ran:** 2025-03-14 12:30:05 UTC on the live service (api.example)\n"
+        "- **Credits charged:** 10\n"
+        "- **Request id:** `req_42`\n"
+    )
+    assert text.startswith(expected_head)
+    assert ("| 1 | high | Northwind | https://network.example/company/northwind | yes | 0.78 |"
+            " the page lists exactly northwind.com |") in text
+    # a pipe in a company name cannot break the table
+    assert "| 2 | low | Northwind \\| Labs |" in text
+    assert "page lists northwind-labs.co.uk, not northwind.com" in text
+    assert text.rstrip().endswith(
+        "- https://network.example/company/northwind-health: momentarily unavailable, so its "
+        "website was not compared; re-checking later may change its grade")
+    assert "sk_" not in text and "X-API-Key" not in text
+
+
+def test_report_of_a_cached_sandbox_lookup_without_website() -> None:
+    params = {"name": "Northwind Labs"}
+    text = lookup_report(WITHOUT_SITE, params, record(CacheStatus.HIT, 0, saved=10),
+                         service="sandbox", sandbox=True)
+    assert "- **Asked:** name “Northwind Labs”, no website\n" in text
+    assert "- **Query after suffix removal:** Northwind Labs\n" in text
+    assert "on the built-in sandbox (demo data)" in text
+    assert "- **Credits charged:** 0 (answered from the cache; it saved 10)" in text
+    assert "| not checked | 1.00 | name 1.00 similar; no website given |" in text
+    assert "None: every candidate page was fetched." in text
+
+
+def test_report_with_no_matches() -> None:
+    empty = CompanyLookup(query="Tiny Bakery", queries=["tiny bakery"], count=0, matches=[])
+    text = lookup_report(empty, {"name": "Tiny Bakery"}, record(CacheStatus.MISS, 10),
+                         service="x", sandbox=True)
+    assert "### Matches (0, best first)\n\nNo candidate pages" in text
+
+
+def test_comparison_pairs_pages_and_says_what_changed() -> None:
+    rows = compare_lookups(WITH_SITE, "northwind.com", WITHOUT_SITE, None)
+    by_slug = {row.url.rsplit("/", 1)[1]: row for row in rows}
+    assert [row.url.rsplit("/", 1)[1] for row in rows] == [
+        "northwind", "northwind-labs", "northwind-health", "northwind-traders"]
+    assert by_slug["northwind"].change == "high → medium (down); rank 1 → 2"
+    assert by_slug["northwind-labs"].change == "low → medium (up); rank 2 → 1"
+    assert by_slug["northwind-health"].change == "not found by the new lookup"
+    assert by_slug["northwind-health"].right is None
+    assert by_slug["northwind-traders"].change == "found only by the new lookup"
+    assert by_slug["northwind"].left is not None
+    assert by_slug["northwind"].left.text == "#1 high · site yes"
+    assert comparison_summary(rows) == (
+        "4 pages: 2 changed grade, 1 found only by the new lookup, 1 no longer found")
+
+
+def test_comparing_a_lookup_with_itself_changes_nothing() -> None:
+    rows = compare_lookups(WITH_SITE, "northwind.com", WITH_SITE, "northwind.com")
+    assert {row.change for row in rows} == {"unchanged"}
+
+
+def test_a_corrected_website_shows_the_website_match_moving() -> None:
+    corrected = CompanyLookup(query="Northwind Labs", queries=[], count=1, matches=[
+        match("northwind-labs", "high", site="https://northwind-labs.co.uk", matched=True,
+              similarity=1.0),
+    ])
+    rows = compare_lookups(WITH_SITE, "northwind.com", corrected, "northwind-labs.co.uk")
+    labs = next(row for row in rows if row.url.endswith("/northwind-labs"))
+    assert labs.change == "low → high (up); site no → yes; rank 2 → 1"

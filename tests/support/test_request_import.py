@@ -1,0 +1,171 @@
+"""The parse table: curl forms, full URLs and JSON bodies a customer might paste."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from creditscope.support.request_import import (
+    KEY_REPLACED,
+    ImportedRequest,
+    ImportProblem,
+    import_request,
+)
+
+BASE = "https://api.example.com"
+SECRET = "sk_live_customer_SECRET_9876"
+FIND = "professional_network/find_company"
+SEARCH = "restaurants/search"
+
+# (pasted text, operation, params)
+RECOGNISED: list[tuple[str, str, dict[str, Any]]] = [
+    # curl, the way the docs show it
+    (f"curl -X POST {BASE}/professional_network/find_company -H 'X-API-Key: {SECRET}' "
+     "-H 'Content-Type: application/json' -d '{\"name\": \"Northwind Ltd\"}'",
+     FIND, {"name": "Northwind Ltd"}),
+    # line continuations, --request, --header, --data-raw, Bearer
+    (f"curl --request POST \\\n  --url {BASE}/professional_network/find_company \\\n"
+     f"  --header 'Authorization: Bearer {SECRET}' \\\n"
+     "  --data-raw '{\"name\":\"Acme\",\"website\":\"acme.com\"}'",
+     FIND, {"name": "Acme", "website": "acme.com"}),
+    # CRLF continuations with trailing spaces, --json implies POST
+    (f"curl {BASE}/professional_network/find_company \\  \r\n --json '{{\"name\": \"Acme\"}}'",
+     FIND, {"name": "Acme"}),
+    # clustered short options, -XPOST, -d without -X (POST implied)
+    (f"curl -sSL -XPOST '{BASE}/professional_network/find_company' -d '{{\"name\":\"A\"}}'",
+     FIND, {"name": "A"}),
+    # a form-encoded body for the JSON endpoint
+    (f"curl {BASE}/professional_network/find_company -d 'name=Acme+Inc&website=acme.com'",
+     FIND, {"name": "Acme Inc", "website": "acme.com"}),
+    # -G moves -d and --data-urlencode into the query
+    (f"curl -G {BASE}/restaurants/search -d location=Lisbon --data-urlencode 'cuisine=thai' "
+     f"-H 'X-API-Key: {SECRET}'",
+     SEARCH, {"location": "Lisbon", "cuisine": "thai"}),
+    (f"curl --get '{BASE}/restaurants/search?limit=5' --data-urlencode 'location=São Paulo'",
+     SEARCH, {"limit": "5", "location": "São Paulo"}),
+    # a prompt sign and the query in the URL
+    (f"$ curl -s '{BASE}/restaurants/reviews?id=r_1&limit=3'",
+     "restaurants/reviews", {"id": "r_1", "limit": "3"}),
+    # full URLs
+    (f"{BASE}/restaurants/search?location=Lisbon&cuisine=thai",
+     SEARCH, {"location": "Lisbon", "cuisine": "thai"}),
+    (f"{BASE}/ticketing/discovery?lat=38.7&lng=-9.1", "ticketing/discovery",
+     {"lat": "38.7", "lng": "-9.1"}),
+    ("api.example.com/restaurants/menu?id=r_9", "restaurants/menu", {"id": "r_9"}),
+    ("/restaurants/details?id=r_9", "restaurants/details", {"id": "r_9"}),
+    (f"{BASE}/catalog", "catalog", {}),
+    # a key in the query string is dropped too
+    (f"{BASE}/restaurants/details?id=r_9&api_key={SECRET}", "restaurants/details",
+     {"id": "r_9"}),
+    # JSON bodies
+    ('{"name": "Northwind Labs Ltd", "website": "northwind.com"}', FIND,
+     {"name": "Northwind Labs Ltd", "website": "northwind.com"}),
+    ('{\n  "name": "Acme"\n}', FIND, {"name": "Acme"}),
+    ('{"name": "Foodapp", "url": "https://food.example", "email": "a@b.example"}',
+     "provider-requests", {"name": "Foodapp", "url": "https://food.example",
+                           "email": "a@b.example"}),
+]
+
+
+@pytest.mark.parametrize(("text", "operation", "params"), RECOGNISED)
+def test_recognised(text: str, operation: str, params: dict[str, Any]) -> None:
+    imported = import_request(text, BASE)
+    assert (imported.operation, imported.params) == (operation, params)
+    assert imported.problem is None
+
+
+@pytest.mark.parametrize("text", [row[0] for row in RECOGNISED if SECRET in row[0]])
+def test_the_pasted_key_is_never_kept_and_its_replacement_is_noted(text: str) -> None:
+    imported = import_request(text, BASE)
+    assert SECRET not in repr(imported)
+    assert KEY_REPLACED in imported.notes
+
+
+# (pasted text, words the explanation must contain)
+REFUSED: list[tuple[str, tuple[str, ...]]] = [
+    (f"curl -X POST {BASE}/professional_network/find_company --data @body.json",
+     ("body.json", "cannot read files")),
+    (f"curl {BASE}/professional_network/find_company --data-binary @/tmp/x.json",
+     ("/tmp/x.json", "cannot read files")),
+    (f"curl -G {BASE}/restaurants/search --data-urlencode location@places.txt",
+     ("places.txt", "cannot read files")),
+    (f"curl {BASE}/professional_network/find_company --json @req.json", ("req.json",)),
+    (f"curl -F name=Acme {BASE}/professional_network/find_company", ("multipart",)),
+    (f"curl -H 'X-API-Key: {SECRET}' https://other.example.net/restaurants/search?location=x",
+     ("other.example.net", "api.example.com", "Settings")),
+    (f"curl https://user:{SECRET}@evil.example/catalog", ("evil.example",)),
+    (f"curl {BASE}/restaurants/nearby?location=x", ("/restaurants/nearby", "Known paths")),
+    (f"curl -X POST {BASE}/professional_network/find_company -d '{{\"name\": \"A\"'",
+     ("malformed", "line 1")),
+    (f"curl -X POST '{BASE}/professional_network/find_company -d x", ("quote",)),
+    (f"curl -G {BASE}/professional_network/find_company -d name=Acme",
+     ("POST", "GET", "-G")),
+    (f"curl {BASE}/restaurants/search -d location=Lisbon", ("GET", "-G")),
+    (f"curl -X DELETE {BASE}/catalog", ("GET", "DELETE")),
+    (f"curl --frobnicate {BASE}/catalog", ("--frobnicate",)),
+    ("curl -s -H 'Accept: application/json'", ("no URL",)),
+    (f"curl {BASE}/catalog {BASE}/catalog", ("2 URLs",)),
+    ("wget https://api.example.com/catalog", ("not a curl command",)),
+    ("", ("Nothing to import",)),
+    ('["name"]', ("object",)),
+    ('{"location": "Lisbon"}', ("location", "paste its URL")),
+]
+
+
+@pytest.mark.parametrize(("text", "words"), REFUSED)
+def test_refused_with_an_explanation(text: str, words: tuple[str, ...]) -> None:
+    with pytest.raises(ImportProblem) as caught:
+        import_request(text, BASE)
+    for word in words:
+        assert word in str(caught.value)
+    assert SECRET not in str(caught.value)
+
+
+def test_invalid_values_are_imported_with_the_validation_problem() -> None:
+    imported = import_request(f"{BASE}/restaurants/search?location=Lisbon&limit=99", BASE)
+    assert imported.params == {"location": "Lisbon", "limit": "99"}
+    assert imported.problem is not None and imported.problem.field == "limit"
+
+
+def test_control_characters_in_a_body_are_a_validation_problem() -> None:
+    imported = import_request('{"name": "Acme\\u0007"}', BASE)
+    assert imported.problem is not None and imported.problem.field == "name"
+
+
+def test_a_base_path_is_respected() -> None:
+    base = "https://api.example.com/v2"
+    imported = import_request("https://api.example.com/v2/restaurants/menu?id=r_1", base)
+    assert imported.operation == "restaurants/menu"
+    with pytest.raises(ImportProblem, match="base path"):
+        import_request("https://api.example.com/restaurants/menu?id=r_1", base)
+
+
+def test_the_sandbox_address_imports_on_the_sandbox() -> None:
+    from creditscope.sandbox import SANDBOX_BASE_URL
+
+    imported: ImportedRequest = import_request(f"{SANDBOX_BASE_URL}/catalog", SANDBOX_BASE_URL)
+    assert imported.operation == "catalog"
+
+
+@pytest.mark.parametrize("text", [row[0] for row in RECOGNISED] + [
+    f"curl -u admin:{SECRET} {BASE}/catalog",
+    f"curl --cookie 'session={SECRET}' {BASE}/catalog",
+    f"curl https://user:{SECRET}@api.example.com/catalog",
+    f"X-API-Key: {SECRET}",
+])
+def test_redacted_text_keeps_the_request_but_not_the_key(text: str) -> None:
+    from creditscope.support.curl_parse import redact_credentials
+
+    shown = redact_credentials(text)
+    assert SECRET not in shown
+    if text in [row[0] for row in RECOGNISED]:
+        again = import_request(shown, BASE)
+        original = import_request(text, BASE)
+        assert (again.operation, again.params) == (original.operation, original.params)
+
+
+def test_a_10kb_company_name_is_a_validation_problem() -> None:
+    imported = import_request('{"name": "' + "x" * 10_240 + '"}', BASE)
+    assert imported.problem is not None and imported.problem.field == "name"
+    assert "at most" in imported.problem.message

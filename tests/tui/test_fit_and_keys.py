@@ -1,0 +1,143 @@
+"""Usable at 80x24, priced keys, keys that would type hidden, nothing misleading."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from textual.geometry import Region
+from textual.widgets import Button, Input
+
+from creditscope.tui.app import CreditscopeApp
+from creditscope.tui.calls import ResultArea
+from creditscope.tui.screens.help import HelpScreen
+from creditscope.tui.widgets.error_panel import ErrorPanel
+from creditscope.tui.widgets.footer import Footer
+
+from .areas import SIZES, activity, company, company_form, events, help_keys
+from .conftest import settle
+
+MakeApp = Callable[..., CreditscopeApp]
+SMALL = SIZES["80x24"]
+
+
+def footer_keys(app: Any) -> dict[str, str]:
+    """What the footer offers: key display -> description."""
+    footer = app.screen.query_one(Footer)
+    return {key.key_display: key.description for key in footer.children if hasattr(key, "action")}
+
+
+def on_screen(app: Any, widget: Any) -> bool:
+    """True when the whole widget is inside the terminal and not clipped away."""
+    region = widget.region
+    return bool(region) and Region(0, 0, *app.size).contains_region(region)
+
+
+async def test_company_form_is_readable_and_the_card_shows_its_action_at_80x24(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await company(pilot)
+        screen = app.screen
+        for field in ("#name", "#website"):
+            assert screen.query_one(field, Input).content_region.width >= 30
+        recheck = screen.query_one("#recheck", Button)
+        assert recheck.display and on_screen(app, recheck)
+        assert "10 cr" in str(recheck.label)
+
+
+async def test_re_check_is_priced_in_the_footer_and_the_help(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZES["120x36"]) as pilot:
+        await pilot.app.switch_mode("company")
+        await settle(pilot)
+        assert "r" not in footer_keys(app)  # nothing to re-check yet
+        await company(pilot)
+        assert footer_keys(app)["r"] == "Re-check · 10 cr"
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, HelpScreen)
+        rows = {keys: description for keys, description, _ in app.screen.local_rows}
+        assert rows["r"] == "Re-check · 10 cr"
+
+
+async def test_the_footer_never_offers_a_key_the_text_box_would_type(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZES["120x36"]) as pilot:
+        await company_form(pilot)
+        keys = footer_keys(app)
+        assert "/" not in keys and "c" not in keys and "?" not in keys
+        assert keys.get("f1") == "Help"  # help stays reachable
+        assert app.screen.query_one("#name", Input).value == "Meridian Media"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert footer_keys(app).get("/") == "New lookup"
+
+
+async def test_event_keys_say_what_their_buttons_say(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZES["120x36"]) as pilot:
+        await events(pilot)
+        keys = footer_keys(app)
+        assert keys["s"] == "Search · cached · free"
+        assert keys["r"] == "Refresh · 3 cr"
+        assert keys["l"] == "Load more · 3 cr"
+
+
+async def test_activity_zooms_the_body_at_80x24(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await activity(pilot)
+        body = app.screen.query_one("#response-json")
+        before = body.region.height
+        await pilot.press("z")
+        await settle(pilot)
+        assert app.screen.maximized is body
+        assert body.region.height > before + 8
+        assert footer_keys(app)["r"] == "Replay · 2 cr"
+        await pilot.press("z")
+        await settle(pilot)
+        assert app.screen.maximized is None
+
+
+async def test_help_fits_inside_the_terminal_at_80x24(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await help_keys(pilot)
+        dialog = app.screen.query_one(".help-dialog")
+        assert on_screen(app, dialog)
+
+
+async def test_declining_an_over_budget_refresh_keeps_the_feed(make_app: MakeApp) -> None:
+    app = make_app(budget=5)
+    async with app.run_test(size=SIZES["120x36"]) as pilot:
+        await events(pilot)  # 3 cr of the 5
+        screen: Any = app.screen
+        shown = len(screen.feed_table.events)
+        assert shown == 20
+        await pilot.press("r")  # another 3 cr would pass the budget: asks first
+        await settle(pilot)
+        assert "budget" in str(app.screen.query_one(".dialog-text").render())
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen is screen
+        assert len(screen.feed_table.events) == shown and screen.feed_table.display
+        assert not screen.query_one("#events-results", ResultArea).query_one(ErrorPanel).display
+        hint = str(screen.query_one("#events-hint").render()).lower()
+        assert "not sent" in hint and "failed" not in hint
+        assert app.credits.spent == 3
+
+
+async def test_every_save_dialog_suggests_a_file_name(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await activity(pilot)
+        await pilot.press("s")  # Save JSON
+        await settle(pilot)
+        assert app.screen.query_one("#save-path", Input).value.endswith(".json")
+        await pilot.press("escape")
+        await company(pilot)
+        await pilot.press("e")  # Export matches
+        await settle(pilot)
+        assert app.screen.query_one("#save-path", Input).value == "meridian-media-matches.json"

@@ -1,0 +1,78 @@
+"""The explorer behind a `creditscope web` tab ($CREDITSCOPE_WEB_DEMO=1): Settings
+is read-only and saves nothing; exports go to the browser, never to a server path."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.widgets import Button, Input, Select, Switch
+
+from creditscope.settings import save_settings
+from creditscope.tui.app import CreditscopeApp
+from creditscope.web_demo import WebDemoReadOnly
+
+from .conftest import SIZE, settle
+from .test_company import look_up, open_company
+
+
+@pytest.fixture
+def web_tab(monkeypatch: pytest.MonkeyPatch) -> list[tuple[str, str]]:
+    """Marks the process as a web tab; returns what was delivered as (file name, text)."""
+    monkeypatch.setenv("CREDITSCOPE_WEB_DEMO", "1")
+    delivered: list[tuple[str, str]] = []
+
+    def deliver_text(self: Any, file: io.StringIO, *, save_filename: str, **_: Any) -> str:
+        delivered.append((save_filename, file.getvalue()))
+        return "key"
+
+    monkeypatch.setattr(CreditscopeApp, "deliver_text", deliver_text)
+    return delivered
+
+
+async def test_settings_are_read_only_and_nothing_is_saved(
+    make_app: Callable[..., CreditscopeApp], web_tab: list[Any], settings: Any
+) -> None:
+    app = make_app(initial_mode="settings")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        fields = [*screen.query(Input), *screen.query(Switch), *screen.query(Button)]
+        assert fields and all(widget.disabled for widget in fields)
+        assert not screen.query_one("#theme", Select).disabled
+        for action in ("save", "use_sandbox", "clear_cache"):
+            await screen.run_action(action)
+            await settle(pilot)
+        app.theme = "textual-light"  # a tab may change its own theme...
+        await settle(pilot)
+        assert "read-only" in str(screen.query_one("#settings-read-only").render())
+    assert not settings.config_file.exists()  # ...but nothing reaches the config file
+
+
+def test_saving_settings_is_refused_in_a_web_tab(web_tab: list[Any], settings: Any) -> None:
+    with pytest.raises(WebDemoReadOnly):
+        save_settings(settings)
+    assert not settings.config_file.exists()
+
+
+async def test_company_export_is_a_download_named_after_the_file_only(
+    make_app: Callable[..., CreditscopeApp], web_tab: list[tuple[str, str]], tmp_path: Path
+) -> None:
+    app = make_app()
+    target = tmp_path / "elsewhere" / "matches.csv"
+    async with app.run_test(size=SIZE) as pilot:
+        await open_company(pilot)
+        await look_up(pilot, "Northwind Labs Ltd", "northwind-labs.co.uk")
+        await pilot.press("e")
+        await settle(pilot)
+        app.screen.query_one("#save-path", Input).value = str(target)
+        await pilot.press("enter")
+        await settle(pilot)
+    [(name, text)] = web_tab
+    assert name == "matches.csv"
+    assert len(list(csv.DictReader(io.StringIO(text)))) == 5
+    assert not target.parent.exists()
