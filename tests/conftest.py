@@ -3,9 +3,17 @@ cache or data, and none reaches the network."""
 
 from __future__ import annotations
 
+import os
+import sys
+import threading
 from pathlib import Path
 
 import pytest
+
+# Threads that are not daemons and still run when the session ends keep Python
+# from exiting: the run would print its summary and then hang until CI kills it.
+STRAGGLER_GRACE_SECONDS = 5.0
+_stragglers: list[str] = []
 
 
 @pytest.fixture(autouse=True)
@@ -29,3 +37,26 @@ def steady_credit_meter(monkeypatch: pytest.MonkeyPatch) -> None:
     from creditscope.tui.widgets import credit_meter
 
     monkeypatch.setattr(credit_meter, "SPEND_HIGHLIGHT_SECONDS", 0.0)
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail, naming them, when threads that would stop Python from exiting remain."""
+    for thread in threading.enumerate():
+        if thread is threading.main_thread() or thread.daemon:
+            continue
+        thread.join(STRAGGLER_GRACE_SECONDS)
+        if thread.is_alive():
+            _stragglers.append(repr(thread))
+    if _stragglers:
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """After the report, end the process rather than wait for those threads forever."""
+    if _stragglers:
+        print("\nthreads left running after the tests (Python cannot exit):", file=sys.stderr)
+        for name in _stragglers:
+            print(f"  {name}", file=sys.stderr)
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(int(pytest.ExitCode.TESTS_FAILED))

@@ -13,7 +13,7 @@ from fastapi.responses import JSONResponse
 from creditscope import operations
 from creditscope.sandbox.accounts import Account, AccountStore
 from creditscope.sandbox.http import request_id_of
-from creditscope.sandbox.post_bodies import Remember
+from creditscope.sandbox.post_bodies import PostBody
 from creditscope.sandbox.problems import ApiProblem
 
 INVALID_KEY = "The provided API key is invalid or has been revoked."
@@ -29,8 +29,12 @@ def _presented_key(request: Request) -> str | None:
     return None
 
 
-def account(request: Request) -> Account:
-    """The caller's account from ``X-API-Key`` or ``Authorization: Bearer``; else 401."""
+async def account(request: Request) -> Account:
+    """The caller's account from ``X-API-Key`` or ``Authorization: Bearer``; else 401.
+
+    Async on purpose: FastAPI runs a plain ``def`` dependency on AnyIO's thread pool,
+    whose non-daemon workers outlive an event loop closed before its root task (the
+    in-process sandbox under a test runner), and then Python never exits."""
     presented = _presented_key(request)
     if presented is None:
         raise ApiProblem(
@@ -57,10 +61,17 @@ class Meter:
     store: AccountStore
 
     def answer(
-        self, op_name: str, body: dict[str, Any], remember: Remember | None = None
+        self, op_name: str, body: dict[str, Any], posted: PostBody | None = None,
+        scope: str | None = None,
     ) -> JSONResponse:
-        """Charge the exact price atomically, then answer; a short balance is 402 and no charge."""
+        """Charge the exact price atomically, then answer; a short balance is 402 and no charge.
+
+        With ``posted`` and ``scope`` the reply is remembered under the POST's
+        Idempotency-Key in the charging transaction, and a repeat of the key
+        found there is replayed uncharged.
+        """
         op = operations.get(op_name)
+        remember = posted.remember(scope) if posted is not None and scope else None
         outcome = self.store.charge(
             self.caller.key_hash,
             op.credits,
@@ -68,6 +79,10 @@ class Meter:
             request_id_of(self.request),
             remember=(*remember, body) if remember else None,
         )
+        if outcome.replay is not None and posted is not None:
+            replay = posted.replayed(outcome.replay)
+            replay.headers["X-Credits-Remaining"] = str(outcome.remaining)
+            return replay
         if not outcome.ok:
             raise ApiProblem(
                 402,
