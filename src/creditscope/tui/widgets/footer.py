@@ -25,6 +25,7 @@ class Footer(TextualFooter):
     def compose(self) -> Iterator[Widget]:  # type: ignore[override]
         """Textual's keys, filtered and priced."""
         screen = self.screen
+        tight = self.app.size.width < NARROW_WIDTH
         typing = is_text_box(screen.focused)
         costs: dict[str, str] = {}
         for active in screen.active_bindings.values():
@@ -42,7 +43,7 @@ class Footer(TextualFooter):
                     continue
                 description = getattr(widget, "description", "")
                 if action in costs and description:
-                    widget.description = with_cost(description, costs[action])  # type: ignore[attr-defined]
+                    widget.description = with_cost(description, costs[action], tight=tight)  # type: ignore[attr-defined]
                     priced.append(widget)
                     continue
             others.append(widget)
@@ -52,7 +53,10 @@ class Footer(TextualFooter):
 
     def on_resize(self, event: events.Resize) -> None:
         """Tighter keys on a narrow terminal, so the priced ones still fit."""
-        self.compact = event.size.width < NARROW_WIDTH
+        narrow = event.size.width < NARROW_WIDTH
+        if narrow != self.compact:
+            self.compact = narrow
+            self.refresh(recompose=True)  # the priced keys' wording depends on the width
 
     async def recompose(self) -> None:
         """Rebuild the keys (the bindings changed), then forget the removed keys' watchers."""
