@@ -18,8 +18,9 @@ from creditscope.tui.screens.restaurants.menu_view import MenuView
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.price_button import PriceButton
+from pilot_support import settle
 
-from .conftest import SIZE, settle
+from .conftest import SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
 

@@ -19,7 +19,7 @@ import os
 import threading
 from collections.abc import Callable
 from datetime import UTC, datetime
-from pathlib import Path
+from pathlib import Path, PurePath
 from typing import TYPE_CHECKING, Any, ClassVar
 from urllib.parse import urlsplit
 
@@ -34,6 +34,7 @@ from creditscope.tui.fit import FittedApp
 from creditscope.tui.messages import ClientFailed, ClientReady, CreditSnapshot, LedgerChanged
 from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
+from creditscope.tui.textual_patch import mark_styles_current
 from creditscope.tui.web_tab import in_web_tab
 from creditscope.tui.widgets.credit_meter import snapshot_of
 from creditscope.tui.widgets.text_input import take_typed_ahead
@@ -65,7 +66,7 @@ def _screen_factory(app: CreditscopeApp, entry: NavEntry) -> Callable[[], Screen
             from creditscope.tui.screens.base import UnavailableAreaScreen
 
             screen = UnavailableAreaScreen(entry.title, error)
-        app.prepare_screen_css(screen)
+        mark_styles_current(app, screen)
         return screen
 
     return build
@@ -74,7 +75,15 @@ def _screen_factory(app: CreditscopeApp, entry: NavEntry) -> Callable[[], Screen
 class CreditscopeApp(FittedApp):
     """The creditscope explorer: one mode per main area, a live credit meter, a call inspector."""
 
-    CSS_PATH = "app.tcss"
+    # Every stylesheet, loaded once by the app (no screen has its own): rules are global
+    # in Textual anyway, and a screen's CSS_PATH would re-parse them all on first visit.
+    CSS_PATH: ClassVar[list[str | PurePath]] = [
+        "app.tcss",
+        "screens/events/events.tcss",
+        "screens/company/company.tcss",
+        "screens/restaurants/restaurants.tcss",
+        "screens/import_request.tcss",
+    ]
     TITLE = "creditscope"
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -186,26 +195,6 @@ class CreditscopeApp(FittedApp):
 
             for header in self.screen.query(AppHeader):
                 header.show_mode()
-
-    def prepare_screen_css(self, screen: Screen) -> None:
-        """Add a new area screen's stylesheet incrementally, before Textual shows it.
-
-        Textual (8.2) re-parses every stylesheet from scratch when a mode's screen
-        is first created: once to add its ``CSS_PATH``, and twice more (new CSS
-        variables, full re-parse) because a new screen looks out of date (its
-        ``_css_update_count``). A screen not mounted yet is styled with the current
-        stylesheet when it mounts, so none of that is needed: reading its files
-        here makes Textual find them loaded, and parsing stays incremental (Textual
-        caches each source's rules). ~50 ms off the first frame and each first visit.
-        """
-        added = False
-        for path in screen.css_path:
-            if not self.stylesheet.has_source(str(path)):
-                self.stylesheet.read(path)
-                added = True
-        if added and self.is_running:
-            self.stylesheet.update(self)  # what Textual does after a screen's CSS: rules are global
-        screen._css_update_count = self._css_update_count
 
     # --- start-up -------------------------------------------------------------
 

@@ -89,13 +89,6 @@ def price_line(client: Any, imported: ImportedRequest) -> Text:
 class ImportRequestScreen(ModalScreen[None]):
     """Paste, read what was recognised and its price, then open the area or send."""
 
-    DEFAULT_CSS = """
-    ImportRequestScreen .import-dialog { width: 96; }
-    ImportRequestScreen #import-text { height: 6; }
-    ImportRequestScreen #import-result { height: auto; max-height: 12; margin-top: 1; }
-    ImportRequestScreen #import-answer { height: auto; max-height: 14; }
-    ImportRequestScreen #import-answer JsonView { height: auto; max-height: 12; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="import_request.close"),
     ]

@@ -56,10 +56,6 @@ class CompareScreen(AreaScreen):
     """The shown lookup (left) against the same name with another website (right)."""
 
     AUTO_FOCUS = "#compare-website"
-    DEFAULT_CSS = """
-    CompareScreen #compare-form TextInput { width: 60; }
-    CompareScreen #compare-title { padding: 0 1 1 1; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="compare.back"),
     ]

@@ -70,7 +70,6 @@ def spend_note(record: CallRecord) -> Text:
 class CompanyScreen(AreaScreen):
     """Look up a company: form, summary of what the service did, graded matches, the page."""
 
-    CSS_PATH = "company.tcss"
     # Not the name field: number keys keep switching areas until `/` or a click.
     AUTO_FOCUS = "#matches"
     BINDINGS: ClassVar[list[BindingType]] = [

@@ -68,7 +68,6 @@ EMPTY_FEED = "No events here: try a city, or pick a point closer to one on the m
 class EventsScreen(AreaScreen):
     """Events near a point: a location form, the map, the feed and the selected event."""
 
-    CSS_PATH = "events.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_location", "Location", id="events.location"),
         Binding("s", "search", "Search", id="events.search"),

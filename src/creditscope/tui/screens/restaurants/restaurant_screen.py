@@ -55,7 +55,6 @@ def heading(name: str, summary: RestaurantSummary | RestaurantDetails | None) ->
 class RestaurantScreen(AreaScreen):
     """A restaurant's overview, menu and reviews; each tab is fetched when first opened."""
 
-    CSS_PATH = "restaurants.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back to results", id="restaurants.back"),
         Binding("v", "show_part('overview')", "Overview", id="restaurants.overview"),

@@ -31,7 +31,6 @@ DEFAULT_LIMIT = 10
 class RestaurantsScreen(AreaScreen):
     """Search restaurants by place, cuisine and count; results sortable; Enter opens one."""
 
-    CSS_PATH = "restaurants.tcss"
     # Not the location box: number keys keep switching areas until `/` or a click.
     AUTO_FOCUS = "#results-table"
     BINDINGS: ClassVar[list[BindingType]] = [
