@@ -20,8 +20,8 @@ def _size(size_bytes: int) -> str:
 
 def _open_cache() -> ResponseCache:
     from creditscope.client.cache import ResponseCache
-    from creditscope.client.factory import cache_directory
     from creditscope.settings import SettingsError, load_settings
+    from creditscope.wiring import cache_directory
 
     try:
         settings, warnings = load_settings()

@@ -25,8 +25,8 @@ from creditscope.tui.widgets.credit_meter import snapshot_of
 
 if TYPE_CHECKING:
     from creditscope.client.client import DataClient
-    from creditscope.client.ledger import SpendSession
     from creditscope.client.records import CallRecord
+    from creditscope.client.session import SpendSession
     from creditscope.settings import Settings
 
 ClientFactory = Callable[["Settings"], "DataClient"]
@@ -61,7 +61,7 @@ class ClientApp(SettingsApp):
         try:
             factory = self.client_factory
             if factory is None:
-                from creditscope.client.factory import build_client
+                from creditscope.wiring import build_client  # httpx, the sandbox: slow
 
                 factory = build_client
             client = factory(settings)

@@ -36,9 +36,21 @@ def cost_of_binding(node: Any, binding_id: str | None) -> str | None:
     return str(cost) if cost else None
 
 
-def with_cost(description: str, cost: str | None) -> str:
-    """``Re-check · 10 cr`` (the description alone when the key is free of charge)."""
-    return f"{description} · {cost}" if cost else description
+def with_cost(description: str, cost: str | None, *, tight: bool = False) -> str:
+    """``Re-check · 10 cr`` (the description alone when the key is free of charge).
+
+    ``tight`` is for an 80-column footer: ``Re-check·10 cr``, ``Search·free``, so the
+    free keys after the priced ones still fit."""
+    if not cost:
+        return description
+    if tight:
+        return f"{description}·{short_cost(cost)}"
+    return f"{description} · {cost}"
+
+
+def short_cost(cost: str) -> str:
+    """``cached · free`` -> ``free``; a price in credits stays as it is."""
+    return "free" if cost.endswith("free") else cost
 
 
 def types_a_character(key: str) -> bool:

@@ -4,8 +4,8 @@
 - While a text box has focus, a key it would type (``/``, ``c``) is not offered.
 - Keys it rebuilt are let go of. Each ``FooterKey`` is data-bound to the footer's
   ``compact``, and Textual forgets the bindings of removed keys only when that
-  reactive next changes, which it never does: every key built on every focus
-  move stayed alive (tests/tui/test_leaks.py).
+  reactive next changes (only when the terminal crosses the narrow width): every
+  key built on every focus move stayed alive (tests/tui/test_leaks.py).
 """
 
 from __future__ import annotations
@@ -24,9 +24,10 @@ NARROW_WIDTH = 100  # the app's "-narrow" breakpoint
 class Footer(TextualFooter):
     """The key bar: priced keys, no keys the focused field would type."""
 
-    def compose(self) -> Iterator[Widget]:  # type: ignore[override]
+    def compose(self) -> Iterator[Widget]:
         """Textual's keys, filtered and priced."""
         screen = self.screen
+        tight = self.app.size.width < NARROW_WIDTH
         typing = is_text_box(screen.focused)
         costs: dict[str, str] = {}
         for active in screen.active_bindings.values():
@@ -44,7 +45,7 @@ class Footer(TextualFooter):
                     continue
                 description = getattr(widget, "description", "")
                 if action in costs and description:
-                    widget.description = with_cost(description, costs[action])  # type: ignore[attr-defined]
+                    widget.description = with_cost(description, costs[action], tight=tight)  # type: ignore[attr-defined]
                     priced.append(widget)
                     continue
             others.append(widget)
@@ -54,7 +55,10 @@ class Footer(TextualFooter):
 
     def on_resize(self, event: events.Resize) -> None:
         """Tighter keys on a narrow terminal, so the priced ones still fit."""
-        self.compact = event.size.width < NARROW_WIDTH
+        narrow = event.size.width < NARROW_WIDTH
+        if narrow != self.compact:
+            self.compact = narrow
+            self.refresh(recompose=True)  # the priced keys' wording depends on the width
 
     async def recompose(self) -> None:
         """Rebuild the keys (the bindings changed), then forget the removed keys' watchers."""

@@ -11,9 +11,8 @@ from textual.widgets import Button, Label, Static
 from creditscope.models import Company, Match
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import credits_text, price_of
+from creditscope.tui.screens.company.lookup_form import FIND_COMPANY
 from creditscope.tui.screens.company.reasoning import confidence_badge, why
-
-FIND_COMPANY = "professional_network/find_company"
 
 
 def _count(value: int | None) -> str:

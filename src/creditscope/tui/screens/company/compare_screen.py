@@ -28,7 +28,7 @@ from creditscope.tui.screens.company.comparison import (
     comparison_summary,
     website_label,
 )
-from creditscope.tui.screens.company.screen import FIND_COMPANY, check_form, lookup_params
+from creditscope.tui.screens.company.lookup_form import FIND_COMPANY, check_form, lookup_params
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
 

@@ -11,9 +11,9 @@ from textual.widgets import Select
 
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import Quote, credits_text, quote
+from creditscope.tui.screens.company.lookup_form import FIND_COMPANY
 from creditscope.tui.screens.company.reasoning import domain_of
 
-FIND_COMPANY = "professional_network/find_company"
 RECENT_LIMIT = 15
 
 

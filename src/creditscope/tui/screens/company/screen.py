@@ -25,6 +25,7 @@ from creditscope.tui.prices import credits_text, price_of, spend_note
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.company.company_card import CompanyCard
 from creditscope.tui.screens.company.export import render_matches
+from creditscope.tui.screens.company.lookup_form import FIND_COMPANY, check_form, lookup_params
 from creditscope.tui.screens.company.match_table import MatchTable
 from creditscope.tui.screens.company.reasoning import domain_of, normalised_query
 from creditscope.tui.screens.company.recent import RecentLookups
@@ -34,29 +35,12 @@ from creditscope.tui.web_tab import save_text
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 
-FIND_COMPANY = "professional_network/find_company"
 WEBSITE_HINT = "Website is optional, but gives the most reliable match."
 EMPTY_TEXT = (
     "Type a company name (and ideally its website), then press Enter.\n"
     "Lookups already in the cache reopen for free from Recent lookups."
 )
 FORM_FIELDS = {"name": "#name", "website": "#website"}  # request field -> its box
-# A website the service can compare: a domain, optionally with scheme and path.
-_WEBSITE = re.compile(r"^(https?://)?[^\s/.]+(\.[^\s/.]+)+(/\S*)?$", re.IGNORECASE)
-
-
-def lookup_params(name: str, website: str) -> dict[str, Any]:
-    """The request body from the form: an empty website is left out."""
-    return {"name": name.strip(), "website": website.strip() or None}
-
-
-def check_form(name: str, website: str) -> tuple[str, str] | None:
-    """(field, message) for the first problem in the form, or None; nothing is sent."""
-    if not name.strip():
-        return "name", "Company name is required."
-    if website.strip() and not _WEBSITE.match(website.strip()):
-        return "website", "Website: give a domain or address such as example.com."
-    return None
 
 
 class CompanyScreen(AreaScreen):

@@ -13,13 +13,13 @@ from textual.widgets import Button, Input, Select, Static
 
 from creditscope.models import CUISINES, RestaurantSearch
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.breadcrumb import Breadcrumb
-from creditscope.tui.screens.restaurants.city_suggester import CitySuggester
 from creditscope.tui.screens.restaurants.places import local_currency_symbol, place_name
 from creditscope.tui.screens.restaurants.results_table import BY_KEY, RestaurantResults
 from creditscope.tui.widgets.price_button import PriceButton
