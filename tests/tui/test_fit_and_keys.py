@@ -13,9 +13,9 @@ from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.help import HelpScreen
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.footer import Footer
+from pilot_support import settle
 
 from .areas import SIZES, activity, catalog, company, company_form, events, help_keys
-from .conftest import settle
 
 MakeApp = Callable[..., CreditscopeApp]
 SMALL = SIZES["80x24"]

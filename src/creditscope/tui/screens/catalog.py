@@ -14,6 +14,7 @@ from textual.widgets import Button, DataTable, Input, Static
 
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.prices import credits_text
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 
@@ -92,7 +93,7 @@ class CatalogScreen(AreaScreen):
                 provider.name,
                 endpoint.method,
                 endpoint.path,
-                "free" if endpoint.credits == 0 else f"{endpoint.credits} cr",
+                credits_text(endpoint.credits),
                 endpoint.description or "",
             )
             for provider in catalog.providers
