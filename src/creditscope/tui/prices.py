@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from creditscope import operations
 from creditscope.client.records import CacheStatus, CallRecord, cache_note
 
 if TYPE_CHECKING:
@@ -30,6 +29,9 @@ def price_of(host: ExplorerHost, operation: str) -> int:
     """What ``operation`` costs: the client's price, else the operation table's."""
     if host.client is not None:
         return int(host.client.price_of(operation))
+    # Imported here: the operation table brings pydantic, kept off the first frame.
+    from creditscope import operations
+
     return operations.get(operation).credits
 
 
