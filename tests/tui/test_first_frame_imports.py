@@ -8,7 +8,7 @@ import subprocess
 import sys
 
 HEAVY = ("pydantic", "fastapi", "starlette", "httpx", "diskcache", "creditscope.sandbox.",
-         "creditscope.models", "creditscope.operations")
+         "creditscope.models", "creditscope.operations", "textual.widgets._text_area")
 
 PROBE = """
 import json, sys

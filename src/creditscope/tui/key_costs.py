@@ -14,6 +14,7 @@ The footer also leaves out keys that the focused text box would type instead
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from textual.keys import REPLACED_KEYS, key_to_character
@@ -64,7 +65,9 @@ def is_text_box(widget: Widget | None) -> bool:
     """True when ``widget`` takes typed characters (an Input or a TextArea)."""
     if widget is None:
         return False
-    # Imported here: TextArea (and its document modules) are not in the first frame.
-    from textual.widgets import TextArea
-
-    return isinstance(widget, Input | TextArea)
+    if isinstance(widget, Input):
+        return True
+    # A TextArea exists only once its module is loaded; importing it just to ask would
+    # add its document modules (~30 ms) to the first frame.
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)
