@@ -62,3 +62,39 @@ async def test_an_area_first_opened_after_a_theme_change_has_the_new_theme(
         await settle(pilot)
         assert light != dark
         assert app.screen.query_one(AppHeader).styles.background == light
+
+
+async def test_style_caches_of_removed_widgets_are_let_go(
+    make_app: Callable[..., CreditscopeApp],
+) -> None:
+    """Textual's StylesCache.get_inner_outer cache keeps every widget's rendered lines
+    (textual#6665) unless the patch caches by colour; restaurants opened and closed
+    must not leave their style caches behind."""
+    import gc
+
+    from textual._styles_cache import StylesCache
+
+    def live_style_caches() -> int:
+        gc.collect()
+        return sum(1 for thing in gc.get_objects() if isinstance(thing, StylesCache))
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.switch_mode("restaurants")
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#location").value = "Lisbon"
+        screen.query_one("#location").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("enter")  # open the first restaurant
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        baseline = live_style_caches()
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot)
+            await pilot.press("escape")
+            await settle(pilot)
+        assert live_style_caches() <= baseline + 5

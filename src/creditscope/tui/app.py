@@ -25,7 +25,7 @@ from creditscope.tui.app_client import ClientApp, ClientFactory
 from creditscope.tui.host import Clock, ExplorerHost
 from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
-from creditscope.tui.textual_patch import mark_styles_current
+from creditscope.tui.textual_patch import cache_inner_outer_by_colour, mark_styles_current
 from creditscope.tui.widgets.text_input import take_typed_ahead
 
 if TYPE_CHECKING:
@@ -93,6 +93,7 @@ class CreditscopeApp(ClientApp):
         ``settings_error`` set.
         """
         super().__init__(settings, client_factory=client_factory)
+        cache_inner_outer_by_colour()  # see textual_patch: rendered lines outlive widgets
         self.initial_mode = initial_mode
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         for entry in ordered_entries():
