@@ -24,7 +24,7 @@ from pathlib import Path
 from creditscope.client.cache import set_aside
 from creditscope.client.records import UNEXPLAINED, CallRecord
 from creditscope.client.session import Reservation, SpendSession
-from creditscope.private_files import private_database
+from creditscope.private_files import private_database, private_directory
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS calls (
@@ -98,7 +98,7 @@ class CreditLedger:
         self._db: sqlite3.Connection | None = None
         self._exclusive = False  # inside ``exclusive``: writes commit at its end
         if path is not None:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            private_directory(path.parent)  # 0700 when this creates it
             try:
                 self._db = _open(path)
             except sqlite3.Error as exc:
