@@ -79,7 +79,7 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
       creditscope batch professional_network/find_company companies.csv --out results.csv
     """
     from creditscope.client.factory import build_client
-    from creditscope.settings import SettingsError, load_settings
+    from creditscope.commands.settings_loading import command_settings
     from creditscope.support.batch_input import BatchFile, BatchFileProblem
     from creditscope.support.batch_plan import plan_batch
 
@@ -91,12 +91,7 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
         source = BatchFile(file, op.name, ignore_extra=ignore_extra_columns)
     except BatchFileProblem as exc:
         raise click.UsageError(str(exc)) from None
-    try:
-        settings, warnings = load_settings()
-    except SettingsError as exc:
-        raise click.UsageError(str(exc)) from None
-    for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+    settings = command_settings()
     client = build_client(settings)
     try:
         click.echo(f"{file}: {source.description}", err=True)

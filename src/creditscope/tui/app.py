@@ -1,10 +1,10 @@
 """The explorer application: modes, navigation, the client's lifecycle, themes and keys.
 
 The first frame (header, nav bar, footer) is drawn before the data client
-exists, and before the settings are validated: the app may be given the raw
-:class:`~creditscope.settings_layers.SettingsLayers` (no pydantic), reads the
-theme, keys and badge from them, and validates them into ``Settings`` in the
-client worker (``settings`` validates on first use if asked earlier). The
+exists, and before the settings are loaded: the app may be given a
+:class:`~creditscope.settings_preview.SettingsPreview` (no pydantic), reads the
+theme, keys and badge from it, and loads the ``Settings`` in the client worker
+(``settings`` loads them on first use if asked earlier). The
 client, httpx and the sandbox are imported and built in that worker, which
 posts :class:`ClientReady`. Screens never build the client; they run
 calls through :class:`creditscope.tui.widgets.result_area.ResultArea`, which
@@ -28,8 +28,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 
-from creditscope.sandbox import SANDBOX_BASE_URL
-from creditscope.settings_layers import SettingsError, SettingsLayers
+from creditscope.settings_preview import SettingsError, SettingsPreview, is_sandbox
 from creditscope.tui.fit import FittedApp
 from creditscope.tui.messages import ClientFailed, ClientReady, CreditSnapshot, LedgerChanged
 from creditscope.tui.navigation import NavEntry, ordered_entries
@@ -90,7 +89,7 @@ class CreditscopeApp(FittedApp):
 
     def __init__(
         self,
-        settings: Settings | SettingsLayers,
+        settings: Settings | SettingsPreview,
         *,
         client_factory: ClientFactory | None = None,
         clock: Clock | None = None,
@@ -98,15 +97,15 @@ class CreditscopeApp(FittedApp):
     ) -> None:
         """``initial_mode`` opens another area than the first (e.g. ``"catalog"``).
 
-        ``settings`` may be the raw layers (step one of loading settings): they are
-        validated after the first frame; an invalid value ends the app with
+        ``settings`` may be a preview (what the first frame needs): the settings are
+        loaded after the first frame; an unusable value ends the app with
         ``settings_error`` set.
         """
         super().__init__()
         self.initial_mode = initial_mode
         self._settings: Settings | None = None
-        self._pending_settings: SettingsLayers | None = None
-        if isinstance(settings, SettingsLayers):
+        self._pending_settings: SettingsPreview | None = None
+        if isinstance(settings, SettingsPreview):
             self._pending_settings = settings
         else:
             self._settings = settings
@@ -140,18 +139,19 @@ class CreditscopeApp(FittedApp):
 
     @property
     def _frame_settings(self) -> Any:
-        """What the frame shows (theme, keys, badge): the settings, or the raw layers
-        until they are validated (same attribute names)."""
+        """What the frame shows (theme, keys, badge): the settings, or the preview
+        until they are loaded (same attribute names)."""
         return self._settings if self._settings is not None else self._pending_settings
 
     def _validated_settings(self) -> Settings:
-        # Step two of loading settings, in whichever thread asks first (usually the
-        # client worker); the lock makes it happen once. Raises SettingsError.
+        # Loads the settings in whichever thread asks first (usually the client
+        # worker); the lock makes it happen once. Raises SettingsError.
         with self._settings_lock:
             if self._settings is None:
-                assert self._pending_settings is not None
+                from creditscope.settings import load_settings
+
                 try:
-                    settings, warnings = self._pending_settings.load()
+                    settings, warnings = load_settings()
                 except SettingsError as error:
                     self.call_later(self._settings_failed, error)  # thread-safe
                     raise
@@ -163,7 +163,7 @@ class CreditscopeApp(FittedApp):
         self.settings_warnings = warnings
         for warning in warnings:
             self.notify(warning, title="Settings", severity="warning", timeout=20)
-        # The first frame read the raw layers; a file ignored as invalid changes them.
+        # The first frame showed the preview; the loaded settings may differ from it.
         self._apply_settings()
 
     def _settings_failed(self, error: SettingsError) -> None:
@@ -230,9 +230,8 @@ class CreditscopeApp(FittedApp):
 
     @property
     def is_sandbox(self) -> bool:
-        """True when the configured base URL is the built-in sandbox (or none is set)."""
-        base_url = getattr(self._frame_settings, "base_url", None)
-        return not base_url or str(base_url).rstrip("/") == SANDBOX_BASE_URL
+        """True when the built-in sandbox is used (the one rule: settings_preview.is_sandbox)."""
+        return is_sandbox(getattr(self._frame_settings, "base_url", None))
 
     @property
     def mode_badge(self) -> str:
