@@ -31,12 +31,15 @@ run: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/creditscope serve
 
+# mypy reads its settings from pyproject.toml: strict below the explorer, checked everywhere.
 test: $(STAMP)
 	$(BIN)/ruff check src tests tools benchmarks
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests tools benchmarks
+	$(BIN)/mypy
 
 # On purpose only: move every pin in uv.lock to the newest release pyproject.toml allows.
 lock: | $(UV)
@@ -48,4 +51,4 @@ screenshots: $(STAMP)
 	$(BIN)/python tools/make_screenshots.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache .mypy_cache

@@ -50,7 +50,8 @@ BASELINE_TEXT = "Hello from a minimal Textual app"
 BASELINE_MARKERS = ("baseline", BASELINE_TEXT, "Quit")
 # Modules the first frame must not need (issue 9); sandbox data = anything under
 # creditscope.sandbox but the constants package itself.
-HEAVY_PREFIXES = ("fastapi", "starlette", "uvicorn", "httpx", "diskcache", "creditscope.sandbox.")
+HEAVY_PREFIXES = ("pydantic", "fastapi", "starlette", "uvicorn", "httpx", "diskcache",
+                  "creditscope.sandbox.")
 
 MINIMAL_APP = f'''
 from textual.app import App, ComposeResult

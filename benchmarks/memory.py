@@ -14,6 +14,11 @@ script's), under Pilot at 120x36 with its files in a temp dir:
 
 The peak is ``VmHWM`` from /proc (``getrusage`` where /proc is missing). The
 figure, printed last, is the explorer's peak in MB, target <= 100 MB.
+
+``--profile`` instead prints where the memory is: the resident size after each
+layer's imports (a fresh process), then the Python allocations still alive at the
+end of the journey by file (tracemalloc), largest first. Its output is kept in
+``benchmarks/profiles/memory.txt``.
 """
 
 from __future__ import annotations
@@ -24,6 +29,7 @@ import json
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -94,8 +100,11 @@ async def _open(pilot: Any, city: str, rank: int, part: str, shown: dict[str, An
     await settle(pilot)
 
 
-async def explorer_child(tmp: Path) -> dict[str, Any]:
-    """The explorer on the in-process sandbox, driven through the whole journey."""
+async def explorer_child(
+    tmp: Path, at_end: Callable[[], None] | None = None
+) -> dict[str, Any]:
+    """The explorer on the in-process sandbox, driven through the whole journey;
+    ``at_end`` runs with the app still open after the last step."""
     sys.path.insert(0, str(HERE))
     from credit_efficiency import (
         JOURNEY,
@@ -144,6 +153,8 @@ async def explorer_child(tmp: Path) -> dict[str, Any]:
                     screen.action_load_more()
                 await settle(pilot)
         totals = app.client.ledger.session_totals()
+        if at_end is not None:
+            at_end()
     return {"steps": len(JOURNEY), "calls": totals.calls, "spent": totals.spent}
 
 
@@ -154,6 +165,63 @@ def child(kind: str) -> None:
         info = asyncio.run(runner)
     info["peak_mb"] = peak_rss_mb()
     print(json.dumps(info), flush=True)
+
+
+IMPORT_LAYERS = (
+    ("Python", None),
+    ("textual", "textual.app"),
+    ("pydantic", "pydantic"),
+    ("fastapi (starlette)", "fastapi"),
+    ("httpx", "httpx"),
+    ("the explorer's modules", "creditscope.tui.app"),
+    ("the sandbox app", "creditscope.sandbox.app"),
+    ("the client (diskcache, sqlite)", "creditscope.wiring"),
+    ("the gazetteer, loaded", "creditscope.gazetteer"),
+)
+
+
+def resident_mb() -> float:
+    """The process's resident size now (VmRSS), in MB."""
+    for line in Path("/proc/self/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return 0.0
+
+
+def profile_child() -> None:
+    """Where the memory goes: RSS per import layer, then live allocations after the journey."""
+    import importlib
+    import tracemalloc
+
+    print("resident size after each layer's imports (VmRSS, this process)")
+    before = resident_mb()
+    for label, module in IMPORT_LAYERS:
+        if module is not None:
+            importlib.import_module(module)
+        if module == "creditscope.gazetteer":
+            from creditscope.gazetteer import load_gazetteer
+
+            load_gazetteer()
+        now = resident_mb()
+        print(f"  {label:<32} {now:7.1f} MB  (+{now - before:5.1f})")
+        before = now
+    tracemalloc.start(1)
+    found: dict[str, Any] = {}
+
+    def snapshot() -> None:
+        found["rss"] = resident_mb()
+        found["snapshot"] = tracemalloc.take_snapshot()
+
+    with tempfile.TemporaryDirectory(prefix="cs-mem-profile-") as tmp:
+        asyncio.run(explorer_child(Path(tmp), at_end=snapshot))
+    stats = found["snapshot"].statistics("filename")
+    total = sum(stat.size for stat in stats) / 1e6
+    print(f"\nafter the journey: RSS {found['rss']:.1f} MB (with tracemalloc's own overhead);"
+          f" Python allocations alive {total:.1f} MB, by file:")
+    for stat in stats[:25]:
+        name = stat.traceback[0].filename
+        short = name.split("site-packages/")[-1].split("/src/")[-1]
+        print(f"  {stat.size / 1e6:6.2f} MB {stat.count:8d} blocks  {short}")
 
 
 def measure(kind: str) -> dict[str, Any]:
@@ -173,7 +241,11 @@ def main() -> None:
     """Both apps in their own processes; print both peaks, the ratio, then the figure."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--child", choices=("explorer", "minimal"), help=argparse.SUPPRESS)
+    parser.add_argument("--profile", action="store_true", help="where the memory goes")
     args = parser.parse_args()
+    if args.profile:
+        profile_child()
+        return
     if args.child:
         child(args.child)
         return

@@ -43,6 +43,8 @@ CITIES = ("Lisbon", "Paris", "Tokyo", "Berlin", "Madrid", "Rome", "London", "Syd
 COMPANIES = ("Acme Ltd", "Globex Corporation", "Initech", "Umbrella Corporation",
              "Stark Industries", "Wayne Enterprises", "Cyberdyne Systems", "Soylent Corp")
 CACHE_WORDS = {False: "uncached", True: "cached"}
+PROFILERS: dict[str, Any] = {}  # --profile: view -> pyinstrument Profiler of its cached passes
+profiling: list[Any] = []  # the profiler of the pass being timed, if any
 
 
 async def settle(pilot: Any) -> None:
@@ -66,6 +68,8 @@ def send_key(app: Any, key: str) -> None:
 async def timed(pilot: Any, key: str, shown: Callable[[], bool]) -> float:
     """Milliseconds from sending ``key`` until ``shown()`` holds and a frame shows it."""
     app = pilot.app
+    if profiling:
+        profiling[0].start()
     started = time.perf_counter()
     send_key(app, key)
     while not shown():
@@ -74,6 +78,8 @@ async def timed(pilot: Any, key: str, shown: Callable[[], bool]) -> float:
         await asyncio.sleep(POLL_S)
     app.screen._on_timer_update()  # lay out and draw the frame with the result
     took = (time.perf_counter() - started) * 1000
+    if profiling:
+        profiling[0].stop()
     await settle(pilot)  # let the rest (footer, animations) finish before the next sample
     return took
 
@@ -127,7 +133,10 @@ async def menu_once(pilot: Any, city: str, row: int) -> float:
 
     from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 
+    paused = profiling[:]  # the search is set-up here: not part of the menu's profile
+    profiling.clear()
     await search_once(pilot, city)
+    profiling.extend(paused)
     table = pilot.app.screen.query_one(RestaurantResults)
     table.focus()
     table.move_cursor(row=row)
@@ -154,6 +163,13 @@ async def company_once(pilot: Any, name: str) -> float:
     return await timed(pilot, "enter", lambda: bool(str(summary.content)))
 
 
+def profile_pass(view: str, cached: bool) -> None:
+    """With --profile, sample the cached pass of ``view`` (only the timed spans)."""
+    profiling.clear()
+    if cached and view in PROFILERS:
+        profiling.append(PROFILERS[view])
+
+
 async def run(repeats: int) -> dict[str, dict[bool, list[float]]]:
     """Every view uncached then cached; the samples in ms per view and cache state."""
     samples: dict[str, dict[bool, list[float]]] = {
@@ -166,19 +182,23 @@ async def run(repeats: int) -> dict[str, dict[bool, list[float]]]:
             await app.switch_mode("restaurants")
             await settle(pilot)
             for cached in (False, True):  # the second pass revisits the same params
+                profile_pass("restaurant search", cached)
                 for city in CITIES[:repeats]:
                     took = await search_once(pilot, city)
                     samples["restaurant search"][cached].append(took)
             # Menus: one city's results, a distinct restaurant per repeat.
             for cached in (False, True):
+                profile_pass("menu tab", cached)
                 for row in range(repeats):
                     took = await menu_once(pilot, CITIES[0], row)
                     samples["menu tab"][cached].append(took)
             await app.switch_mode("company")
             await settle(pilot)
             for cached in (False, True):
+                profile_pass("company lookup", cached)
                 for name in COMPANIES[:repeats]:
                     samples["company lookup"][cached].append(await company_once(pilot, name))
+            profiling.clear()
             totals = app.client.ledger.session_totals()
             print(f"ledger: {totals.calls} calls, {totals.spent} cr spent, "
                   f"{totals.saved} cr saved by the cache")
@@ -189,9 +209,23 @@ def main() -> None:
     """Print uncached and cached medians per view, then the worst cached median."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help=f"at most {len(CITIES)}")
+    parser.add_argument("--profile", type=Path, metavar="FILE",
+                        help="write a pyinstrument profile of each view's cached pass to FILE")
     args = parser.parse_args()
     repeats = max(1, min(args.repeats, len(CITIES), len(COMPANIES)))
+    if args.profile:
+        from pyinstrument import Profiler
+
+        for view in ("restaurant search", "menu tab", "company lookup"):
+            PROFILERS[view] = Profiler(interval=0.0005, async_mode="disabled")
     samples = asyncio.run(run(repeats))
+    if args.profile:
+        with args.profile.open("w") as out:
+            for view, profiler in PROFILERS.items():
+                out.write(f"==== {view}, cached: key press -> frame drawn, {repeats} passes\n")
+                out.write(profiler.output_text(unicode=True, color=False))
+                flat = profiler.output_text(flat=True, show_all=True).splitlines()
+                out.write("\n  top self times:\n" + "\n".join(flat[:40]) + "\n\n")
     print(f"key press -> rendered result at {SIZE[0]}x{SIZE[1]}, medians of {repeats} (ms)")
     worst = 0.0
     for view, by_state in samples.items():

@@ -10,6 +10,9 @@ from pathlib import Path
 
 import pytest
 
+# Pilot helpers (settle) and their fixtures, shared by every test directory.
+pytest_plugins = ["pilot_support"]
+
 # Threads that are not daemons and still run when the session ends keep Python
 # from exiting: the run would print its summary and then hang until CI kills it.
 STRAGGLER_GRACE_SECONDS = 5.0
@@ -29,14 +32,6 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
         if name.startswith("CREDITSCOPE_"):
             monkeypatch.delenv(name, raising=False)
     return dirs
-
-
-@pytest.fixture(autouse=True)
-def steady_credit_meter(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The meter's spend highlight fades on a timer; snapshots must not race it."""
-    from creditscope.tui.widgets import credit_meter
-
-    monkeypatch.setattr(credit_meter, "SPEND_HIGHLIGHT_SECONDS", 0.0)
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

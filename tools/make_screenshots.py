@@ -28,13 +28,13 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from creditscope.client.client import DataClient
-from creditscope.client.factory import build_client
 from creditscope.client.records import CallRecord
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.navigation import ordered_entries
+from creditscope.wiring import build_client
 
 OUT = Path(__file__).resolve().parent.parent / "screenshots"
 SIZE = (120, 36)

@@ -74,7 +74,7 @@ def main(ctx: click.Context, **_: Any) -> None:
     URL is configured).
     """
     if ctx.invoked_subcommand is None:
-        tui = LazyGroup.get_command(main, ctx, "tui")  # type: ignore[arg-type]
+        tui = LazyGroup.get_command(main, ctx, "tui")
         if tui is None:
             raise click.UsageError("the explorer is not installed in this build")
         ctx.invoke(tui)

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal, get_args
 
 from pydantic import (
     BaseModel,
@@ -208,7 +208,8 @@ class CompanyLookup(ApiModel):
 
 # --- restaurants --------------------------------------------------------------
 
-CUISINES: tuple[str, ...] = (
+# The spec's cuisines: a type for the sandbox's query parameter, a tuple for everyone else.
+Cuisine = Literal[
     "italian",
     "japanese",
     "indian",
@@ -219,7 +220,8 @@ CUISINES: tuple[str, ...] = (
     "greek",
     "turkish",
     "vietnamese",
-)
+]
+CUISINES: tuple[str, ...] = get_args(Cuisine)
 
 
 class RestaurantSummary(ApiModel):

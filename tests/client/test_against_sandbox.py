@@ -15,13 +15,13 @@ from creditscope import models
 from creditscope.client import errors
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
-from creditscope.client.factory import build_client
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.records import CacheStatus
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY, SANDBOX_BASE_URL
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings, load_settings, save_settings
+from creditscope.wiring import build_client
 
 LIVE_KEY = "sk_live_do_not_leak_31415926"
 

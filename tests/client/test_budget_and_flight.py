@@ -10,10 +10,10 @@ import pytest
 from edge_support import Sandbox
 
 from creditscope.client import errors
-from creditscope.client.factory import build_client
 from creditscope.client.records import CacheStatus
 from creditscope.client.session import SpendSession
 from creditscope.settings import Settings
+from creditscope.wiring import build_client
 
 SEARCH = "restaurants/search"
 LOOKUP = "professional_network/find_company"

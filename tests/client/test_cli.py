@@ -12,8 +12,8 @@ import pytest
 from click.testing import CliRunner
 from client_fakes import FakeService, InstantRetry, error_response
 
+from creditscope import wiring
 from creditscope.cli import main
-from creditscope.client import factory
 
 KEY = "sk_live_cli_secret_5555"
 
@@ -22,7 +22,7 @@ KEY = "sk_live_cli_secret_5555"
 def service(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeService]:
     """Every client the CLI builds talks to this fake service (a configured live URL)."""
     fake = FakeService()
-    original = factory.build_client
+    original = wiring.build_client
     monkeypatch.setenv("CREDITSCOPE_BASE_URL", "https://api.example.test")
     monkeypatch.setenv("CREDITSCOPE_API_KEY", KEY)
 
@@ -31,7 +31,7 @@ def service(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeService]:
         client.retry_policy = InstantRetry()
         return client
 
-    monkeypatch.setattr(factory, "build_client", build)
+    monkeypatch.setattr(wiring, "build_client", build)
     yield fake
 
 

@@ -159,7 +159,7 @@ def test_credits_json_reports_unexplained_next_to_spent(
 def test_creditscope_timeout_reaches_the_client(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from creditscope.client.factory import build_client
+    from creditscope.wiring import build_client
 
     monkeypatch.setenv("CREDITSCOPE_TIMEOUT", "7.5")
     settings, _ = load_settings()

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from creditscope.doctor import terminal_check
+from creditscope.doctor.report import guarded
 from creditscope.doctor.terminal_check import check_terminal, osc52_support
 
 
@@ -59,3 +60,22 @@ def test_a_dumb_small_terminal_is_a_note_with_a_fix(monkeypatch: pytest.MonkeyPa
     assert "cramped" in found.summary and "escape sequences" in found.summary
     assert found.details["colours"].startswith("none")
     assert found.fix
+
+
+def test_textual_color_system_overrides_detection(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("TERM", "xterm-256color")
+    monkeypatch.setenv("COLORTERM", "truecolor")
+    monkeypatch.delenv("NO_COLOR", raising=False)
+    monkeypatch.setenv("TEXTUAL_COLOR_SYSTEM", "standard")
+    monkeypatch.setattr(terminal_check, "_terminal_size", lambda: (120, 36))
+    assert check_terminal().details["colours"] == "standard"
+
+
+def test_an_unknown_textual_color_system_is_a_problem_naming_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Textual would not start with it: doctor's terminal line says which variable holds what.
+    monkeypatch.setenv("TEXTUAL_COLOR_SYSTEM", "rainbow")
+    [found] = guarded("terminal", lambda: [check_terminal()])
+    assert found.status == "problem"
+    assert "TEXTUAL_COLOR_SYSTEM='rainbow' is not one of auto, standard" in found.summary

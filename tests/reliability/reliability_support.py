@@ -96,13 +96,13 @@ def cli_with_transport(
     monkeypatch: Any, transport: httpx.AsyncBaseTransport
 ) -> None:
     """Make ``creditscope call`` build its client on ``transport`` with instant retries."""
-    from creditscope.client import factory
+    from creditscope import wiring
 
-    real = factory.build_client
+    real = wiring.build_client
 
     def build(settings: Any, **_: Any) -> DataClient:
         client = real(settings, transport=transport)
         client.retry_policy = InstantRetry()
         return client
 
-    monkeypatch.setattr(factory, "build_client", build)
+    monkeypatch.setattr(wiring, "build_client", build)

@@ -13,11 +13,9 @@ import json
 import stat
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any
 
 import httpx
 from reliability_support import CANARY_KEY, LIVE_URL, InstantRetry
-from textual.pilot import Pilot
 from textual.widgets import Input
 
 from creditscope.client.cache import ResponseCache
@@ -29,17 +27,10 @@ from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings, load_settings, save_settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.navigation import ordered_entries
+from pilot_support import settle
 
 FROZEN_NOW = datetime(2025, 3, 14, 12, 30, 0, tzinfo=UTC)
 REPO = Path(__file__).resolve().parents[2]
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until every worker is done and the screen has caught up."""
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def files_holding(roots: list[Path], needle: bytes) -> tuple[list[Path], int]:

@@ -23,7 +23,7 @@ from creditscope.sandbox.accounts import key_digest
 # One explorer-like session: the same mix of calls in each process, some repeated (cache hits).
 SESSION = """
 import asyncio, json, sys
-from creditscope.client.factory import build_client
+from creditscope.wiring import build_client
 from creditscope.settings import load_settings
 
 async def main() -> None:

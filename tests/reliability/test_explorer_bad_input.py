@@ -31,6 +31,7 @@ from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.widgets.error_panel import ErrorPanel
+from pilot_support import settle
 
 FROZEN_NOW = datetime(2025, 3, 14, 12, 30, 0, tzinfo=UTC)
 SIZE = (120, 36)
@@ -70,14 +71,6 @@ def make_app(tmp_path: Path, mode: str) -> tuple[CreditscopeApp, CountingTranspo
     app = CreditscopeApp(settings, client_factory=build, clock=lambda: FROZEN_NOW,
                          initial_mode=mode)
     return app, transport
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until every worker is done and the screen has caught up."""
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def paste(pilot: Pilot[Any], selector: str, text: str) -> Input:

@@ -31,6 +31,7 @@ from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.widgets.error_panel import ErrorPanel
+from pilot_support import settle
 
 FROZEN_NOW = datetime(2025, 3, 14, 12, 30, 0, tzinfo=UTC)
 SIZE = (120, 36)
@@ -83,14 +84,6 @@ def faulty_factory(tmp_path: Path, transport: httpx.AsyncBaseTransport) -> Calla
         )
 
     return build
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until every worker is done and the screen has caught up."""
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 def shown_error(app: CreditscopeApp, area_id: str) -> tuple[str, str, list[str]]:

@@ -15,10 +15,10 @@ from reliability_support import CANARY_KEY, LIVE_URL, InstantRetry, cli_with_tra
 
 from creditscope.client import errors
 from creditscope.client.curl import curl_command
-from creditscope.client.factory import build_client
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import load_settings, save_settings
+from creditscope.wiring import build_client
 
 
 async def test_the_key_is_only_in_the_0600_config_file(

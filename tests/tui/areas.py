@@ -14,8 +14,7 @@ from textual.pilot import Pilot
 from textual.widgets import Input
 
 from creditscope.tui.widgets.credit_meter import CreditMeter
-
-from .conftest import settle
+from pilot_support import settle
 
 Step = Callable[[Pilot[Any]], Awaitable[None]]
 

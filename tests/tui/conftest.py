@@ -11,7 +11,6 @@ from typing import Any
 
 import pytest
 from pydantic import SecretStr
-from textual.pilot import Pilot
 from textual.widgets import Input
 
 from creditscope.client.records import CallRecord
@@ -109,14 +108,6 @@ def make_app(tmp_path: Path, settings: Settings) -> Callable[..., CreditscopeApp
         )
 
     return make
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until every worker is done and the screen has caught up."""
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 @pytest.fixture

@@ -16,16 +16,9 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.company.company_card import CompanyCard
 from creditscope.tui.screens.company.match_table import MatchTable
 from creditscope.tui.screens.company.recent import RecentLookups
+from pilot_support import settle
 
 SIZE = (120, 36)
-
-
-async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until every worker is done and the screen has caught up."""
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
 
 
 async def open_company(pilot: Pilot[Any]) -> None:

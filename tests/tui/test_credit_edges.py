@@ -29,8 +29,9 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.confirm import ConfirmSpend
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.price_button import PriceButton
+from pilot_support import settle
 
-from .conftest import FROZEN_NOW, SIZE, settle
+from .conftest import FROZEN_NOW, SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
 

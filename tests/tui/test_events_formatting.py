@@ -8,6 +8,7 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from creditscope.models import Event, EventDate, EventPrice
+from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.screens.events.event_detail import describe_event
 from creditscope.tui.screens.events.feed_table import clip
 from creditscope.tui.screens.events.formatting import (
@@ -20,7 +21,6 @@ from creditscope.tui.screens.events.formatting import (
     table_time,
 )
 from creditscope.tui.screens.events.location_input import (
-    CitySuggester,
     LocationError,
     parse_limit,
     parse_location,
@@ -150,9 +150,17 @@ def test_limit_must_be_1_to_50(text: str) -> None:
     assert parse_limit(" 50 ") == 50
 
 
-async def test_suggester_completes_city_with_country_keeping_what_was_typed() -> None:
+async def test_suggester_completes_city_with_country_in_its_own_spelling() -> None:
     suggester = CitySuggester()
-    assert await suggester.get_suggestion("lis") == "lisbon, PT"
-    assert await suggester.get_suggestion("Zur") == "Zurich, CH"
+    assert await suggester.get_suggestion("lis") == "Lisbon, PT"
+    assert await suggester.get_suggestion("Zur") == "Zürich, CH"  # accents aside, then its own
     assert await suggester.get_suggestion("38.7, -9") is None
     assert await suggester.get_suggestion("Qqqxz") is None
+
+
+async def test_a_city_typed_in_full_is_not_completed_to_a_larger_namesake() -> None:
+    suggester = CitySuggester()
+    assert await suggester.get_suggestion("Porto") == "Porto, PT"  # not Porto Alegre
+    assert await suggester.get_suggestion("Porto A") == "Porto Alegre, BR"
+    assert await suggester.get_suggestion("Rio") == "Rio de Janeiro, BR"  # no city "Rio"
+    assert await suggester.get_suggestion("Valencia") == "Valencia, VE"  # the larger one

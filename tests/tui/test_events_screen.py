@@ -26,8 +26,9 @@ from creditscope.tui.screens.events.feed_table import EventFeedTable
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.event_map import EventMap
 from creditscope.tui.widgets.price_button import PriceButton
+from pilot_support import settle
 
-from .conftest import FROZEN_NOW, SIZE, settle
+from .conftest import FROZEN_NOW, SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
 

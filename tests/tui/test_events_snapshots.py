@@ -17,8 +17,9 @@ from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.events import event_detail
 from creditscope.tui.widgets import credit_meter
+from pilot_support import settle
 
-from .conftest import FROZEN_NOW, SIZE, settle
+from .conftest import FROZEN_NOW, SIZE
 from .test_events_screen import stub_app
 
 

@@ -13,9 +13,9 @@ from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.help import HelpScreen
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.footer import Footer
+from pilot_support import settle
 
-from .areas import SIZES, activity, company, company_form, events, help_keys
-from .conftest import settle
+from .areas import SIZES, activity, catalog, company, company_form, events, help_keys
 
 MakeApp = Callable[..., CreditscopeApp]
 SMALL = SIZES["80x24"]
@@ -85,6 +85,65 @@ async def test_event_keys_say_what_their_buttons_say(make_app: MakeApp) -> None:
         assert keys["l"] == "Load more · 3 cr"
 
 
+async def test_at_80x24_the_event_actions_fit_and_the_free_keys_follow_the_prices(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await events(pilot)
+        panel = app.screen.query_one("#events-detail").content_region
+        for button in app.screen.query(".detail-actions Button").results(Button):
+            assert panel.contains_region(button.region), str(button.label)
+        keys = footer_keys(app)
+        assert keys["s"] == "Search·free"
+        assert keys["r"] == "Refresh·3 cr"
+        assert keys["l"] == "Load more·3 cr"
+        footer = app.screen.query_one(Footer)
+        shown = [key for key in footer.children if hasattr(key, "action")]
+        free_in_view = [key for key in shown if key.key_display not in "srl" and key.region
+                        and on_screen(app, key)]
+        assert free_in_view, "no free key is left in view"
+        await pilot.resize_terminal(*SIZES["120x36"])
+        await settle(pilot)
+        assert footer_keys(app)["s"] == "Search · cached · free"
+
+
+async def test_the_event_column_uses_a_wide_terminal(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZES["120x36"]) as pilot:
+        await events(pilot)
+        feed = app.screen.query_one("#events-feed")
+        normal = feed.columns[next(key for key in feed.columns if key.value == "name")].width
+        feed.move_cursor(row=4)
+        await pilot.resize_terminal(*SIZES["200x55"])
+        await settle(pilot)
+        wide = feed.columns[next(key for key in feed.columns if key.value == "name")].width
+        assert wide >= normal + 20
+        assert feed.highlighted_number == 5  # the reader's place is kept
+        assert len(feed.events) == feed.row_count
+
+
+async def test_catalog_descriptions_fill_a_wide_terminal_and_move_below_on_a_narrow_one(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZES["200x55"]) as pilot:
+        await catalog(pilot)
+        table = app.screen.query_one("#catalog-table")
+        assert [key.value for key in table.columns][-1] == "description"
+        assert on_screen(app, table)
+        text = " ".join(str(cell) for cell in table.get_row_at(1))
+        assert "grades the candidates" in text  # the whole description, not cut
+        table.move_cursor(row=2)
+        await pilot.resize_terminal(*SMALL)
+        await settle(pilot)
+        assert "description" not in [key.value for key in table.columns]
+        assert table.virtual_size.width <= table.size.width  # nothing hides off to the right
+        assert table.cursor_row == 2
+        detail = str(app.screen.query_one("#catalog-detail").render())
+        assert "/restaurants/search" in detail and "Restaurants near a location" in detail
+
+
 async def test_activity_zooms_the_body_at_80x24(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
@@ -95,7 +154,7 @@ async def test_activity_zooms_the_body_at_80x24(make_app: MakeApp) -> None:
         await settle(pilot)
         assert app.screen.maximized is body
         assert body.region.height > before + 8
-        assert footer_keys(app)["r"] == "Replay · 2 cr"
+        assert footer_keys(app)["r"] == "Replay·2 cr"  # tight wording at 80 columns
         await pilot.press("z")
         await settle(pilot)
         assert app.screen.maximized is None

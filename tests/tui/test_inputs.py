@@ -16,8 +16,9 @@ from textual.widgets import DataTable, Input, Label, Static
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.provider_form import ProviderRequestForm
 from creditscope.tui.widgets.text_input import TextInput, clean_text
+from pilot_support import settle
 
-from .conftest import SIZE, settle
+from .conftest import SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
 

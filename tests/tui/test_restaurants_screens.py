@@ -18,8 +18,9 @@ from creditscope.tui.screens.restaurants.menu_view import MenuView
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.price_button import PriceButton
+from pilot_support import settle
 
-from .conftest import SIZE, settle
+from .conftest import SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
 
@@ -263,3 +264,27 @@ async def test_an_unknown_id_shows_its_error_in_place(make_app: MakeApp) -> None
         assert not app.screen.query_one(".overview-columns").display
         await pilot.press("escape")
         assert isinstance(app.screen, RestaurantsScreen)
+
+
+async def test_one_click_on_a_row_opens_that_restaurant(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "Lisbon")
+        table = app.screen.query_one(RestaurantResults)
+        third = table.get_row_at(2)[0]  # the name cell of the third row
+        await pilot.click(table, offset=(4, 3))  # the header is row 0 of the widget
+        await settle(pilot)
+        screen = app.screen
+        assert isinstance(screen, RestaurantScreen) and screen.name_shown == third
+        await pilot.press("escape")
+        await settle(pilot)
+        # The highlighted row (the one just opened) opens with one click too, once.
+        await pilot.click(table, offset=(4, 3))
+        await settle(pilot)
+        assert isinstance(app.screen, RestaurantScreen)
+        assert sum(isinstance(s, RestaurantScreen) for s in app.screen_stack) == 1
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.click(table, offset=(4, 0))  # a header click sorts; nothing opens
+        await settle(pilot)
+        assert not isinstance(app.screen, RestaurantScreen) and table.sort_column == "name"

@@ -11,8 +11,9 @@ from textual.widgets import Input, Select
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from creditscope.tui.widgets.credit_meter import CreditMeter
+from pilot_support import settle
 
-from .conftest import SIZE, settle
+from .conftest import SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
 Step = Callable[[Pilot[Any]], Awaitable[None]]

@@ -13,8 +13,9 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.widgets.credit_meter import CreditMeter
 from creditscope.tui.widgets.error_panel import ErrorPanel
+from pilot_support import settle
 
-from .conftest import SIZE, settle
+from .conftest import SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
 

@@ -9,8 +9,9 @@ from typing import Any
 from textual.pilot import Pilot
 
 from creditscope.tui.app import CreditscopeApp
+from pilot_support import settle
 
-from .conftest import SIZE, settle
+from .conftest import SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
 SHOWN_CONFIG = Path("/home/demo/.config/creditscope/config.toml")

@@ -16,8 +16,9 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.company.compare_screen import CompareScreen
 from creditscope.tui.screens.import_request import ImportRequestScreen
 from creditscope.tui.widgets.price_button import PriceButton
+from pilot_support import settle
 
-from .conftest import SIZE, settle
+from .conftest import SIZE
 
 SECRET = "sk_live_customer_SECRET_9876"
 PASTED = (

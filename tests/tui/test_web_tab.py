@@ -15,8 +15,9 @@ from textual.widgets import Button, Input, Select, Switch
 from creditscope.settings import save_settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.web_demo import WebDemoReadOnly
+from pilot_support import settle
 
-from .conftest import SIZE, settle
+from .conftest import SIZE
 from .test_company import look_up, open_company
 
 

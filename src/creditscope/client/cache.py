@@ -9,6 +9,7 @@ mode can still show them.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import sqlite3
 import time
@@ -83,6 +84,16 @@ class CacheStats:
     stale: int = 0
 
 
+def _check_integrity(database: Path) -> None:
+    """Raise ``sqlite3.DatabaseError`` unless SQLite's quick check finds ``database`` sound.
+
+    A connection of its own: diskcache keeps its connection private."""
+    with contextlib.closing(sqlite3.connect(database)) as connection:
+        row = connection.execute("PRAGMA quick_check").fetchone()
+    if row is None or row[0] != "ok":
+        raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else '?'}")
+
+
 class ResponseCache:
     """Successful responses on disk, keyed by ``cache_key``."""
 
@@ -103,15 +114,13 @@ class ResponseCache:
             )
 
     def _open(self) -> diskcache.Cache:
-        private_database(self.directory / "cache.db")  # 0700 directory, 0600 database
+        database = private_database(self.directory / "cache.db")  # 0700 dir, 0600 file
         # Values up to 16 MiB stay inside that database rather than in separate files.
         store = diskcache.Cache(str(self.directory), disk_min_file_size=2**24)
         try:
             # Opening succeeds on some damage; reading the index is what fails.
             store.get("creditscope-probe")
-            row = store._sql("PRAGMA quick_check").fetchone()
-            if row is None or row[0] != "ok":
-                raise sqlite3.DatabaseError(f"integrity check failed: {row[0] if row else '?'}")
+            _check_integrity(database)
         except BaseException:
             store.close()
             raise

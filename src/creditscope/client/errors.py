@@ -7,10 +7,20 @@ to a class. Every class has a ``title`` (the heading of an error view) and a
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypedDict, Unpack
 
 if TYPE_CHECKING:
     from creditscope.client.records import CallRecord
+
+
+class ErrorDetails(TypedDict, total=False):
+    """What the service (or the client) says about an error, beside its message."""
+
+    status: int | None
+    code: str | None
+    reason: str | None
+    request_id: str | None
+    body: str | None
 
 
 class CreditscopeError(Exception):
@@ -60,15 +70,13 @@ class InsufficientCredits(ApiError):
 class RateLimited(ApiError):
     title = "Rate limited"
 
-    def __init__(self, message: str, *, retry_after: float | None = None, **kw: object) -> None:
-        super().__init__(message, **kw)  # type: ignore[arg-type]
+    def __init__(
+        self, message: str, *, retry_after: float | None = None, **details: Unpack[ErrorDetails]
+    ) -> None:
+        super().__init__(message, **details)
         self.retry_after = retry_after
-
-    @property
-    def next_step(self) -> str:  # type: ignore[override]
-        if self.retry_after:
-            return f"Retry in {self.retry_after:.0f} s."
-        return "Wait a moment, then retry."
+        self.next_step = f"Retry in {retry_after:.0f} s." if retry_after else (
+            "Wait a moment, then retry.")
 
 
 class NotFound(ApiError):
@@ -82,8 +90,10 @@ class InvalidRequest(ApiError):
     title = "Invalid request"
     next_step = "Correct the value and try again; nothing was charged."
 
-    def __init__(self, message: str, *, field: str | None = None, **kw: object) -> None:
-        super().__init__(message, **kw)  # type: ignore[arg-type]
+    def __init__(
+        self, message: str, *, field: str | None = None, **details: Unpack[ErrorDetails]
+    ) -> None:
+        super().__init__(message, **details)
         self.field = field
 
 

@@ -12,7 +12,7 @@ import asyncio
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 from urllib.parse import urlencode
 
 import httpx
@@ -217,8 +217,8 @@ class CallPipeline:
         if entry is None or (entry.is_stale and not self.offline):
             return None
         data = parse_success(op, entry.body, entry.status, entry.headers.get("x-request-id"))
-        if op.name == "catalog":
-            self.prices.update_from_catalog(cast(models.Catalog, data))
+        if isinstance(data, models.Catalog):
+            self.prices.update_from_catalog(data)
         rec = self._served_free(
             op, clean, started, CacheStatus.STALE if entry.is_stale else CacheStatus.HIT,
             self.price_of(op.name), entry.status, entry.body, entry.headers,
@@ -346,8 +346,8 @@ class CallPipeline:
                 operation=op.name, params=clean, body=answer.body, status=answer.status,
                 headers=dict(answer.headers), ttl=self._ttl_for(op, answer.data),
             )
-        if op.name == "catalog":
-            self.prices.update_from_catalog(cast(models.Catalog, answer.data))
+        if isinstance(answer.data, models.Catalog):
+            self.prices.update_from_catalog(answer.data)
 
     def _ttl_for(self, op: operations.Operation, data: BaseModel) -> int:
         ttl = self.ttls[op.name]

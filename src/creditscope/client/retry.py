@@ -52,7 +52,7 @@ class RetryPolicy:
 
     def backoff(self, retry_number: int) -> float:
         """Seconds to wait before retry ``retry_number`` (0-based): min(0.5*2^n, 8) + jitter."""
-        delay = min(self.backoff_base * 2**retry_number, self.backoff_cap)
+        delay = min(self.backoff_base * 2.0**retry_number, self.backoff_cap)
         return delay + random.uniform(0, delay * self.jitter)
 
     def parse_retry_after(self, value: str | None) -> float | None:

@@ -20,7 +20,7 @@ import threading
 import uuid
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from creditscope.client.records import CallRecord
 
@@ -64,7 +64,8 @@ class SpendSession:
         with self._lock:
             if key not in self._shared:
                 self._shared[key] = make()
-            return self._shared[key]  # type: ignore[no-any-return]
+            # One dict holds objects of many types; ``make`` fixed this key's type.
+            return cast(T, self._shared[key])
 
     # --- spend and reservations ----------------------------------------------------
 

@@ -18,11 +18,17 @@ import contextlib
 import signal
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import click
 
 from creditscope import operations
+
+if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
+    from creditscope.client.client import DataClient
+    from creditscope.support.batch_input import BatchFile
+    from creditscope.support.batch_plan import BatchPlan
+    from creditscope.support.batch_run import BatchRun
 
 EXIT_DECLINED = 1
 EXIT_USAGE = 2
@@ -35,7 +41,7 @@ def _plural(count: int, word: str) -> str:
     return f"{count} {word}{'' if count == 1 else 's'}"
 
 
-def describe_plan(plan: Any, price_each: int, budget: int | None, spent: int) -> list[str]:
+def describe_plan(plan: BatchPlan, price_each: int, budget: int | None, spent: int) -> list[str]:
     """The lines shown before anything is spent: rows, invalid ones, the price."""
     valid = plan.rows - plan.invalid
     lines = [f"{_plural(plan.rows, 'row')}: {valid} valid "
@@ -78,10 +84,10 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
     Example:
       creditscope batch professional_network/find_company companies.csv --out results.csv
     """
-    from creditscope.client.factory import build_client
     from creditscope.commands.settings_loading import command_settings
     from creditscope.support.batch_input import BatchFile, BatchFileProblem
     from creditscope.support.batch_plan import plan_batch
+    from creditscope.wiring import build_client
 
     try:
         op = operations.get(operation)
@@ -122,7 +128,7 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
         sys.exit(code)
 
 
-def _run_and_report(client: Any, plan: Any, source: Any, out: Path | None,
+def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, out: Path | None,
                     concurrency: int) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -163,7 +169,7 @@ def _run_and_report(client: Any, plan: Any, source: Any, out: Path | None,
     return EXIT_STOPPED if run.stopped else 0
 
 
-async def _send_all(client: Any, run: Any) -> None:
+async def _send_all(client: DataClient, run: BatchRun) -> None:
     """Run the batch; the first Ctrl+C lets the requests in flight finish (they are paid
     for, so they are kept and cached), a second one abandons them."""
     loop = asyncio.get_running_loop()
@@ -188,7 +194,7 @@ async def _send_all(client: Any, run: Any) -> None:
             loop.remove_signal_handler(signal.SIGINT)
 
 
-def _write(out: Path, client: Any, run: Any, source: Any, not_run: str) -> None:
+def _write(out: Path, client: DataClient, run: BatchRun, source: BatchFile, not_run: str) -> None:
     from creditscope.support.batch_output import (
         output_columns,
         output_format,

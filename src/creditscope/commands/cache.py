@@ -20,8 +20,8 @@ def _size(size_bytes: int) -> str:
 
 def _open_cache() -> ResponseCache:
     from creditscope.client.cache import ResponseCache
-    from creditscope.client.factory import cache_directory
     from creditscope.commands.settings_loading import command_settings
+    from creditscope.wiring import cache_directory
 
     settings = command_settings()
     cache = ResponseCache(cache_directory(settings))

@@ -12,12 +12,16 @@ from __future__ import annotations
 import asyncio
 import json
 import sys
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import click
 from pydantic import BaseModel
 
 from creditscope import operations
+
+if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
+    from creditscope.client.client import DataClient
+    from creditscope.client.records import CallRecord, Result
 
 EXIT_USAGE = 2
 EXIT_API = 3
@@ -51,7 +55,7 @@ def thousands(value: int) -> str:
     return f"{value:,}".replace(",", " ")
 
 
-def summary_line(record: Any, remaining: int | None) -> str:
+def summary_line(record: CallRecord, remaining: int | None) -> str:
     """The stderr line: credits, cache status, latency, balance."""
     credits = record.credits_charged
     parts = [f"{credits} credit{'s' if credits != 1 else ''}"]
@@ -152,8 +156,8 @@ def command(
         CreditscopeError,
         InvalidRequest,
     )
-    from creditscope.client.factory import build_client
     from creditscope.commands.settings_loading import command_settings
+    from creditscope.wiring import build_client
 
     if from_curl is not None and operation is not None:
         operation = _param_value_back(ctx, operation)
@@ -216,12 +220,14 @@ def _param_value_back(ctx: click.Context, operation: str) -> str | None:
     return operation
 
 
-async def _call(client: Any, operation: str, params: dict[str, Any], refresh: bool) -> Any:
+async def _call(
+    client: DataClient, operation: str, params: dict[str, Any], refresh: bool
+) -> Result[Any]:
     async with client:
         return await client.call(operation, params, refresh=refresh)
 
 
-def _print_plan(client: Any, operation: str, params: dict[str, Any]) -> None:
+def _print_plan(client: DataClient, operation: str, params: dict[str, Any]) -> None:
     plan = client.plan(operation, params)
     click.echo(f"{plan.method} {plan.url}")
     for name, value in plan.headers.items():

@@ -46,8 +46,8 @@ def totals_json(totals: Totals) -> dict[str, object]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def command(as_json: bool) -> None:
     """Show credits spent and saved: the last session and all time, per operation."""
-    from creditscope.client.factory import ledger_path
     from creditscope.commands.settings_loading import command_settings
+    from creditscope.wiring import ledger_path
 
     settings = command_settings()
     path = ledger_path(settings)

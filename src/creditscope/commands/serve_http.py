@@ -28,6 +28,8 @@ class RequestDeadlineProtocol(H11Protocol):
 
     read_timeout_s = REQUEST_READ_TIMEOUT_S
 
+    # uvicorn's H11Protocol already narrows asyncio's BaseTransport to Transport here;
+    # this override keeps uvicorn's signature.
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         """Start the clock for the first request."""
         self._read_deadline: asyncio.TimerHandle | None = None

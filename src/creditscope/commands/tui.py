@@ -2,7 +2,13 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import click
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
+    from creditscope.settings import Settings
 
 
 @click.command(name="tui")
@@ -14,8 +20,16 @@ def command() -> None:
     from creditscope.settings_preview import read_settings_preview
     from creditscope.tui.app import CreditscopeApp
 
-    app = CreditscopeApp(read_settings_preview())
+    app = CreditscopeApp(read_settings_preview(), client_factory=_build_client)
     app.run()
     echo_warnings(app.settings_warnings)  # the app showed them too; they outlive its screen
     if app.settings_error is not None:
         raise unusable_settings(app.settings_error)
+
+
+def _build_client(settings: Settings) -> DataClient:
+    """The explorer's client, built in its worker thread after the first frame: importing
+    the wiring pulls in httpx, pydantic and (for the sandbox) FastAPI, all slow."""
+    from creditscope.wiring import build_client
+
+    return build_client(settings)

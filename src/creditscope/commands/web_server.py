@@ -105,7 +105,7 @@ class DemoServer(Server):
         )
         app.add_routes([
             web.get("/", self.handle_index, name="index"),
-            web.get("/ws", self.handle_websocket, name="websocket"),
+            web.get("/ws", self.open_tab, name="websocket"),
             web.get("/download/{key}", self.handle_download, name="download"),
             web.static("/static", self.statics_path, show_index=False, name="static"),
         ])
@@ -118,7 +118,7 @@ class DemoServer(Server):
         super().initialize_logging()
         logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
 
-    async def handle_index(self, request: web.Request) -> web.Response:  # type: ignore[override]
+    async def handle_index(self, request: web.Request) -> web.Response:
         """The page, with URLs built from the address the browser used."""
         if self.open_tabs >= self.max_tabs:
             return self._too_many_tabs()
@@ -145,8 +145,11 @@ class DemoServer(Server):
             "(--max-tabs). Close one and reload.\n",
         )
 
-    async def handle_websocket(self, request: web.Request) -> web.StreamResponse:
-        """Start one explorer for this tab, if the cap and the key rules allow it."""
+    async def open_tab(self, request: web.Request) -> web.StreamResponse:
+        """Start one explorer for this tab, if the cap and the key rules allow it.
+
+        Not an override of ``handle_websocket``: a refused tab is answered with a plain
+        HTTP response, not a websocket."""
         if self.open_tabs >= self.max_tabs:
             return self._too_many_tabs()
         # Reserved before the first await, so simultaneous tabs cannot pass the cap;
@@ -163,12 +166,16 @@ class DemoServer(Server):
         if refusal is not None:
             self.open_tabs -= 1
             return web.Response(status=403, text=f"creditscope web: {refusal}\n")
+
+        async def close_socket() -> None:  # aiohttp's close() answers a bool nobody reads
+            await websocket.close()
+
         tab = TabProcess(
             self.command,
             self.bounds,
             write_bytes=websocket.send_bytes,
             write_str=websocket.send_str,
-            close=websocket.close,
+            close=close_socket,
             download_manager=self.download_manager,
             debug=self.debug,
         )

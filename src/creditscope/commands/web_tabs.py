@@ -16,11 +16,13 @@ import json
 import os
 import shlex
 import signal
+from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
 
 from aiohttp import WSMsgType, web
 from textual_serve.app_service import AppService
+from textual_serve.download_manager import DownloadManager
 
 from creditscope.web_demo import WEB_DEMO_ENV
 
@@ -61,8 +63,19 @@ def _bounded(value: object, default: int, low: int, high: int) -> int:
 class TabProcess(AppService):
     """The explorer behind one tab, in its own process group, ended for sure by :meth:`end`."""
 
-    def __init__(self, command: str, bounds: TerminalBounds, **kwargs: object) -> None:
-        super().__init__(command, **kwargs)  # type: ignore[arg-type]
+    def __init__(
+        self,
+        command: str,
+        bounds: TerminalBounds,
+        *,
+        write_bytes: Callable[[bytes], Awaitable[None]],
+        write_str: Callable[[str], Awaitable[None]],
+        close: Callable[[], Awaitable[None]],
+        download_manager: DownloadManager,
+        debug: bool = False,
+    ) -> None:
+        super().__init__(command, write_bytes=write_bytes, write_str=write_str, close=close,
+                         download_manager=download_manager, debug=debug)
         self.bounds = bounds
         self.process: asyncio.subprocess.Process | None = None
 

@@ -40,10 +40,9 @@ def check_catalog(
     if settings.is_sandbox:
         base_url = SANDBOX_BASE_URL
         if transport is None:
-            from creditscope.sandbox.app import create_app
-            from creditscope.sandbox.config import SandboxConfig
+            from creditscope.wiring import sandbox_transport
 
-            transport = httpx.ASGITransport(app=create_app(SandboxConfig(db_path=None)))
+            transport = sandbox_transport(db_path=None)  # throwaway, in memory
     else:
         base_url = (settings.base_url or "").strip().rstrip("/")
     url = base_url + CATALOG.path

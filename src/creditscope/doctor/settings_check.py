@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -94,7 +95,7 @@ def _usable_env(path: Path, file_data: dict[str, Any]) -> tuple[dict[str, Any], 
     return read_env(ours), problems
 
 
-def _sources(file_data: dict[str, Any], env: dict[str, Any]) -> dict[str, Source]:
+def _sources(file_data: Mapping[str, Any], env: Mapping[str, Any]) -> dict[str, Source]:
     """``{"api_key": "env", "theme": "file", ...}`` for every value not left at its default."""
     found: dict[str, Source] = {}
     for name in Settings.model_fields:

@@ -15,9 +15,9 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
-from creditscope.client.factory import cache_directory, ledger_path
 from creditscope.doctor.report import Finding
 from creditscope.settings import ENV_PREFIX, Settings
+from creditscope.wiring import cache_directory, ledger_path
 
 # Bounds, so a huge or looping tree cannot stall doctor.
 MAX_FILES_WALKED = 50_000

@@ -14,7 +14,7 @@ import os
 import shutil
 import subprocess
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, Literal
 
 from creditscope.doctor.report import Finding
 from creditscope.tui.clipboard import platform_tool
@@ -139,14 +139,24 @@ def _terminal_size() -> tuple[int, int] | None:
     return None
 
 
+# The TEXTUAL_COLOR_SYSTEM values Rich accepts.
+_RICH_COLOR_SYSTEMS: dict[str, Literal["auto", "standard", "256", "truecolor", "windows"]] = {
+    "auto": "auto", "standard": "standard", "256": "256", "truecolor": "truecolor",
+    "windows": "windows",
+}
+
 def _colour_system() -> str:
     """What Textual will draw with here: the colour system of a console built the way
     Textual builds its own (Rich's detection from COLORTERM and TERM, unless
     TEXTUAL_COLOR_SYSTEM says otherwise), monochrome under NO_COLOR."""
     from rich.console import Console
 
+    requested = os.environ.get("TEXTUAL_COLOR_SYSTEM") or "auto"
+    if requested not in _RICH_COLOR_SYSTEMS:  # Textual itself would fail to start
+        known = ", ".join(_RICH_COLOR_SYSTEMS)
+        raise ValueError(f"TEXTUAL_COLOR_SYSTEM={requested!r} is not one of {known}")
     console = Console(
-        color_system=os.environ.get("TEXTUAL_COLOR_SYSTEM") or "auto",  # type: ignore[arg-type]
+        color_system=_RICH_COLOR_SYSTEMS[requested],
         file=io.StringIO(), force_terminal=True, legacy_windows=False,
     )
     system = console.color_system or "none"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import Any
 
 from fastapi import FastAPI
 
@@ -51,6 +52,13 @@ __all__ = [
 ]
 
 
+class SandboxAPI(FastAPI):
+    """FastAPI, describing itself with the sandbox's corrected OpenAPI document."""
+
+    def openapi(self) -> dict[str, Any]:
+        return openapi_document(self)
+
+
 def create_app(config: SandboxConfig | None = None) -> FastAPI:
     """A sandbox app; ``config`` None = in-memory database with the demo key."""
     config = config or SandboxConfig()
@@ -63,7 +71,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
         yield
         store.close()
 
-    app = FastAPI(
+    app = SandboxAPI(
         lifespan=lifespan,
         title="creditscope sandbox",
         version=__version__,
@@ -76,7 +84,6 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     app.state.store = store
     app.state.config = config
     app.state.faults = Faults(config)
-    app.openapi = lambda: openapi_document(app)  # type: ignore[method-assign]
     install_error_handlers(app)
     app.add_middleware(RequestGuard)
     for router in ROUTERS:

@@ -137,7 +137,8 @@ def derived_company(name: str, website: str | None = None) -> WorldCompany:
         host = normalise_domain(website)
     else:
         label = _domain_label(shown, rng)
-        tlds, weights = zip(*GENERIC_TLDS, strict=True)
+        tlds = [tld for tld, _ in GENERIC_TLDS]
+        weights = [weight for _, weight in GENERIC_TLDS]
         if countries or rng.random() * (sum(weights) + COUNTRY_TLD_WEIGHT) < COUNTRY_TLD_WEIGHT:
             host = f"{label}.{country_domain(rng.choice(countries or (weighted_country(rng),)))}"
         else:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import random
 from datetime import datetime, timedelta
 from functools import lru_cache
 from typing import Any
@@ -105,23 +106,23 @@ CLASSICAL_WORKS = ("plays Beethoven", "plays Mahler", "Mozart by Candlelight", "
 TAG_PRICE_EUR = {"Classical": (25, 90), "Theatre": (20, 80), "Comedy": (12, 35), "Jazz": (15, 45)}
 
 
-def _weighted(rng: Any, table: tuple[tuple[str, int], ...]) -> str:
+def _weighted(rng: random.Random, table: tuple[tuple[str, int], ...]) -> str:
     return rng.choices([name for name, _ in table], weights=[w for _, w in table])[0]
 
 
-def _performer(rng: Any) -> str:
+def _performer(rng: random.Random) -> str:
     if rng.random() < 0.55:
         return f"The {rng.choice(BAND_ADJ)} {rng.choice(BAND_NOUN)}"
     return person_name(rng)
 
 
-def _venue_name(rng: Any, city: City) -> str:
+def _venue_name(rng: random.Random, city: City) -> str:
     return rng.choice(VENUE_PATTERNS).format(
         city=city.name, adj=rng.choice(BAND_ADJ), noun=rng.choice(VENUE_NOUNS)
     )
 
 
-def _title(rng: Any, tag: str, lineup: list[str], city: City) -> str:
+def _title(rng: random.Random, tag: str, lineup: list[str], city: City) -> str:
     if tag == "Comedy":
         return f"{lineup[0]}: {rng.choice(COMEDY_WORDS)}"
     if tag == "Theatre":
@@ -131,6 +132,13 @@ def _title(rng: Any, tag: str, lineup: list[str], city: City) -> str:
     if len(lineup) > 2:
         return f"{lineup[0]} with {lineup[1]} and guests"
     return f"{lineup[0]} {rng.choice(TOUR_WORDS)}"
+
+
+def _start_and_id(event: models.Event) -> tuple[datetime, str]:
+    # Every generated event has a start; the model allows none because the live
+    # service may leave it out.
+    assert event.date is not None and event.date.start is not None
+    return event.date.start, event.id
 
 
 @lru_cache(maxsize=512)
@@ -208,7 +216,7 @@ def events_for(city: City, anchor: datetime) -> tuple[dict[str, Any], ...]:
             tag=tag,
         )
         events.append(event)
-    events.sort(key=lambda e: (e.date.start, e.id))  # type: ignore[union-attr]
+    events.sort(key=_start_and_id)
     return tuple(e.model_dump(mode="json") for e in events)
 
 

@@ -82,7 +82,8 @@ def local_amount(euros: float, currency: Currency) -> float:
 
 def to_minor(amount: float, currency: Currency) -> int:
     """The amount in minor units (cents; yen are already minor)."""
-    return round(amount * 10**currency.decimals)
+    # A float power: int ** int is typed Any (a negative exponent gives a float).
+    return round(amount * 10.0**currency.decimals)
 
 
 def display(minor: int, currency: Currency) -> str:

@@ -3,6 +3,7 @@ from the city and the restaurant's index so ids need no stored state."""
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
@@ -59,7 +60,7 @@ def restaurant_id(city: City, index: int) -> str:
     return f"rst_{load_gazetteer().key(city)}_{index:03d}"
 
 
-def _hours(rng: Any) -> dict[str, str]:
+def _hours(rng: random.Random) -> dict[str, str]:
     opening = rng.choice(("11:00", "11:30", "12:00", "17:00", "18:00"))
     closing = rng.choice(("22:00", "22:30", "23:00", "23:30", "00:00", "01:00"))
     closed = rng.choice((None, None, "monday", "sunday", "tuesday"))

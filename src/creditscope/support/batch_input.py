@@ -15,7 +15,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.validation import accepted_fields, validate
@@ -83,7 +83,7 @@ class BatchFile:
 
     # --- the header ----------------------------------------------------------------
 
-    def _open(self) -> Any:
+    def _open(self) -> TextIO:
         try:
             # utf-8-sig: a spreadsheet's byte-order mark is not part of the first column name.
             return self.path.open(encoding="utf-8-sig", newline="")
@@ -151,7 +151,7 @@ class BatchFile:
 
     # --- rows ----------------------------------------------------------------------
 
-    def _csv_rows(self, handle: Any) -> Iterator[InputRow]:
+    def _csv_rows(self, handle: TextIO) -> Iterator[InputRow]:
         reader = csv.reader(handle, delimiter=self.separator)
         number = 0
         header_seen = False
@@ -187,7 +187,7 @@ class BatchFile:
         }
         return InputRow(number, line, params)
 
-    def _jsonl_rows(self, handle: Any) -> Iterator[InputRow]:
+    def _jsonl_rows(self, handle: TextIO) -> Iterator[InputRow]:
         number = 0
         line = 0
         try:

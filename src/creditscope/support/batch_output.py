@@ -13,13 +13,16 @@ import csv
 import json
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from creditscope import models
 from creditscope.client.validation import accepted_fields
 from creditscope.support.batch_input import InputRow
 from creditscope.support.batch_plan import BatchPlan, request_key, row_request
 from creditscope.support.batch_run import BatchRun
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
 
 STATUS_COLUMNS = ("row", "status", "credits", "cache", "error")
 
@@ -99,7 +102,7 @@ def output_columns(operation: str) -> tuple[str, ...]:
 
 
 def result_rows(
-    rows: Iterable[InputRow], client: Any, run: BatchRun, *, not_run: str,
+    rows: Iterable[InputRow], client: DataClient, run: BatchRun, *, not_run: str,
 ) -> Iterator[dict[str, Any]]:
     """One output row per input row; ``not_run`` says why a request without outcome was not."""
     plan: BatchPlan = run.plan

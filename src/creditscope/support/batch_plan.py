@@ -12,10 +12,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from creditscope.client.errors import InvalidRequest
 from creditscope.support.batch_input import InputRow
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
 
 # How many invalid rows are listed; the rest are counted (all are in --out).
 SHOWN_INVALID = 20
@@ -67,7 +70,9 @@ class BatchPlan:
         return sum(request.cost for request in self.requests.values())
 
 
-def row_request(client: Any, operation: str, row: InputRow) -> tuple[dict[str, Any] | None, str]:
+def row_request(
+    client: DataClient, operation: str, row: InputRow
+) -> tuple[dict[str, Any] | None, str]:
     """``(canonical params, "")`` for a valid row, ``(None, why)`` for an invalid one."""
     if row.problem is not None:
         return None, row.problem
@@ -77,7 +82,7 @@ def row_request(client: Any, operation: str, row: InputRow) -> tuple[dict[str, A
         return None, exc.message
 
 
-def plan_batch(client: Any, operation: str, rows: Iterable[InputRow]) -> BatchPlan:
+def plan_batch(client: DataClient, operation: str, rows: Iterable[InputRow]) -> BatchPlan:
     """Validate every row, merge identical ones, and price what is not cached; sends nothing."""
     plan = BatchPlan(operation)
     for row in rows:

@@ -16,7 +16,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from creditscope.client.errors import (
     BudgetExceeded,
@@ -25,6 +25,9 @@ from creditscope.client.errors import (
     InvalidApiKey,
 )
 from creditscope.support.batch_plan import BatchPlan
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
 
 # Errors after which every further request would fail the same way: the run stops.
 _STOPPING = (InsufficientCredits, InvalidApiKey)
@@ -48,7 +51,7 @@ class Outcome:
 class BatchRun:
     """One run of a plan; ``outcomes`` maps request keys to what they came to."""
 
-    client: Any
+    client: DataClient
     plan: BatchPlan
     concurrency: int = DEFAULT_CONCURRENCY
     on_progress: Callable[[int, int], None] | None = None  # (rows done, credits spent)

@@ -5,8 +5,9 @@ waits for the client (showing "Starting the sandbox…"), validates locally,
 runs the call in an exclusive worker with a loading state in place, then posts
 ``ResultArea.Succeeded`` (the screen fills its widgets) or shows the error in
 place with its title, code, message and next-step buttons (Open settings,
-Retry / Retry in N s, Go online) and posts ``ResultArea.Failed``. Inputs live
-outside the area, so what the user typed is never lost. Over the session
+Retry / Retry in N s, Go online), outlines the field the refusal names (see
+``fields`` and :meth:`ResultArea.mark_field`) and posts ``ResultArea.Failed``.
+Inputs live outside the area, so what the user typed is never lost. Over the session
 budget, a modal states the price and, once confirmed, the call is re-run with
 ``confirm_over_budget=True``. Pair it with a
 :class:`creditscope.tui.widgets.price_button.PriceButton` for the price label.
@@ -16,7 +17,9 @@ Example (a screen)::
     def compose_body(self) -> ComposeResult:
         yield Input(placeholder="Location", id="location")
         yield PriceButton("Search", operation="restaurants/search", id="search")
-        with ResultArea(id="results", empty="Search for restaurants near a place."):
+        # A refusal naming "location" outlines (and focuses) the #location box.
+        with ResultArea(id="results", empty="Search for restaurants near a place.",
+                        fields={"location": "#location"}):
             yield DataTable(id="table")
 
     @on(Button.Pressed, "#search")
@@ -29,14 +32,15 @@ Example (a screen)::
         table = self.query_one("#table", DataTable)
         for row in event.result.data.results: ...
 
-    @on(ResultArea.Failed, "#results")
-    def mark(self, event: ResultArea.Failed) -> None:
-        field = getattr(event.error, "field", None)   # InvalidRequest names the bad field
+    @on(Input.Changed, "#location")
+    def typed(self) -> None:
+        self.query_one("#results", ResultArea).mark_field(None)  # the fix is under way
 """
 
 from __future__ import annotations
 
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
@@ -49,6 +53,8 @@ from textual.widgets import Label, LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
 from creditscope.client import errors
+from creditscope.tui.host import host_of
+from creditscope.tui.prices import not_sent_text, over_budget_text
 from creditscope.tui.widgets.error_panel import GO_ONLINE, OPEN_SETTINGS, RETRY, ErrorPanel
 
 if TYPE_CHECKING:
@@ -129,8 +135,20 @@ class ResultArea(Vertical):
             """The area whose call was not made."""
             return self.area
 
-    def __init__(self, *children: Widget, empty: str = "", **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *children: Widget,
+        empty: str = "",
+        fields: Mapping[str, str] | None = None,
+        focus_invalid: bool = True,
+        **kwargs: Any,
+    ) -> None:
+        """``fields`` maps a request field the service may refuse (``"limit"``) to the
+        selector, on the screen, of the widget that holds it (``"#limit"``);
+        ``focus_invalid`` puts the cursor there when it is refused."""
         super().__init__(*children, **kwargs)
+        self.fields = dict(fields or {})
+        self.focus_invalid = focus_invalid
         self._empty_text = empty
         self._state = "empty" if empty else "content"
         self.last_request: CallRequest | None = None
@@ -168,17 +186,17 @@ class ResultArea(Vertical):
         line, so a revisit is on screen in the same frame as the key press.
         """
         self.last_request = request
-        app: Any = self.app
+        host = host_of(self)
         group = f"call-{self.id or id(self)}"
-        if app.client is not None and not request.refresh:
-            result = app.client.cached(request.operation, request.params)
+        if host.client is not None and not request.refresh:
+            result = host.client.cached(request.operation, request.params)
             if result is not None:
                 self.workers.cancel_group(self, group)  # an older call must not land on top
                 self.post_message(self.Succeeded(self, request, result))
                 return
-        waiting = app.client is None and app.client_error is None
+        waiting = host.client is None and host.client_error is None
         self._loading(
-            ("Starting the sandbox…" if app.is_sandbox else "Connecting…")
+            ("Starting the sandbox…" if host.is_sandbox else "Connecting…")
             if waiting
             else f"Fetching {request.label or request.operation}…"
         )
@@ -193,9 +211,9 @@ class ResultArea(Vertical):
 
     def retry(self) -> None:
         """Run the last request again (after an error); rebuilds a client that failed to start."""
-        app: Any = self.app
-        if app.client is None and app.client_error is not None:
-            app.rebuild_client(app.settings)
+        host = host_of(self)
+        if host.client is None and host.client_error is not None:
+            host.rebuild_client(host.settings)
         if self.last_request is not None:
             self.run(self.last_request)
 
@@ -207,8 +225,7 @@ class ResultArea(Vertical):
         self._set_state("empty")
 
     async def _send(self, request: CallRequest, confirm_over_budget: bool) -> None:
-        app: Any = self.app
-        client = await app.wait_for_client()
+        client = await host_of(self).wait_for_client()
         self.query_one(".call-status-text", Label).update(
             f"Fetching {request.label or request.operation}…"
         )
@@ -252,7 +269,23 @@ class ResultArea(Vertical):
             return
         self._set_state("error")
         self.query_one(ErrorPanel).show(error)
+        self.mark_field(error.field if isinstance(error, errors.InvalidRequest) else None,
+                        focus=self.focus_invalid)
         self.post_message(self.Failed(self, request, error))
+
+    def mark_field(self, field: str | None, *, focus: bool = False) -> Widget | None:
+        """Outline the widget holding ``field`` (``-invalid``) and only it; None clears every
+        outline. Returns that widget (focused if asked), or None when no widget holds it."""
+        bad = self.fields.get(field or "")
+        marked: Widget | None = None
+        for selector in dict.fromkeys(self.fields.values()):
+            for widget in self.screen.query(selector):
+                widget.set_class(selector == bad, "-invalid")
+                if selector == bad and marked is None:
+                    marked = widget
+        if marked is not None and focus:
+            marked.focus()
+        return marked
 
     def _confirm_over_budget(self, request: CallRequest, error: errors.BudgetExceeded) -> None:
         from creditscope.tui.screens.confirm import ConfirmSpend
@@ -264,20 +297,14 @@ class ResultArea(Vertical):
             # Declined: what was on screen stays (results, empty hint or error), with a note.
             self._set_state(self._state)
             what = request.label or request.operation
-            self.app.notify(
-                f"Not sent: {what} ({error.price} cr) would pass the session budget. "
-                "Nothing was spent; what is on screen is unchanged.",
-                title="Cancelled",
-                timeout=8,
-            )
+            self.app.notify(not_sent_text(what, error.price), title="Cancelled", timeout=8)
             self.post_message(self.Cancelled(self, request))
 
         self.app.push_screen(
             ConfirmSpend(
                 "Over your session budget",
-                f"{request.label or request.operation} costs {error.price} cr. "
-                f"This session has {error.spent} of its {error.budget} cr budget spent or in"
-                " flight.",
+                over_budget_text(request.label or request.operation, error.price, error.spent,
+                                 error.budget),
                 price=error.price,
             ),
             decided,
@@ -286,11 +313,11 @@ class ResultArea(Vertical):
     @on(ErrorPanel.ActionChosen)
     def _next_step(self, event: ErrorPanel.ActionChosen) -> None:
         event.stop()
-        app: Any = self.app
+        host = host_of(self)
         if event.action == RETRY:
             self.retry()
         elif event.action == OPEN_SETTINGS:
-            app.action_go("settings")
+            host.action_go("settings")
         elif event.action == GO_ONLINE:
-            app.go_online()
+            host.go_online()
             self.retry()

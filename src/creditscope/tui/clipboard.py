@@ -7,7 +7,8 @@ import os
 import shutil
 import subprocess
 import sys
-from typing import Any
+
+from textual.app import App
 
 # First tool found wins; Wayland before X11.
 _TOOLS: tuple[tuple[str, ...], ...] = (
@@ -38,7 +39,7 @@ def _run_tool(tool: tuple[str, ...], text: str) -> None:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def copy_text(app: Any, text: str, what: str) -> None:
+def copy_text(app: App[object], text: str, what: str) -> None:
     """Copy ``text`` and tell the user ``what`` was copied (e.g. "curl command")."""
     app.copy_to_clipboard(text)
     tool = platform_tool()

@@ -10,8 +10,6 @@
 
 from __future__ import annotations
 
-from typing import ClassVar
-
 from textual.app import App
 from textual.reactive import reactive
 
@@ -21,10 +19,10 @@ from creditscope.tui.terminal_colors import READABLE_ON_DARK, READABLE_ON_LIGHT,
 class FittedApp(App[None]):
     """An App with size classes on its screens and readable colours in every theme."""
 
-    HORIZONTAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
+    HORIZONTAL_BREAKPOINTS: list[tuple[int, str]] | None = [
         (0, "-narrow"), (100, "-medium"), (160, "-wide"),
     ]
-    VERTICAL_BREAKPOINTS: ClassVar[list[tuple[int, str]]] = [
+    VERTICAL_BREAKPOINTS: list[tuple[int, str]] | None = [
         (0, "-short"), (30, "-medium-height"), (48, "-tall"),
     ]
 

@@ -14,6 +14,7 @@ The footer also leaves out keys that the focused text box would type instead
 
 from __future__ import annotations
 
+import sys
 from typing import Any
 
 from textual.keys import REPLACED_KEYS, key_to_character
@@ -36,9 +37,21 @@ def cost_of_binding(node: Any, binding_id: str | None) -> str | None:
     return str(cost) if cost else None
 
 
-def with_cost(description: str, cost: str | None) -> str:
-    """``Re-check · 10 cr`` (the description alone when the key is free of charge)."""
-    return f"{description} · {cost}" if cost else description
+def with_cost(description: str, cost: str | None, *, tight: bool = False) -> str:
+    """``Re-check · 10 cr`` (the description alone when the key is free of charge).
+
+    ``tight`` is for an 80-column footer: ``Re-check·10 cr``, ``Search·free``, so the
+    free keys after the priced ones still fit."""
+    if not cost:
+        return description
+    if tight:
+        return f"{description}·{short_cost(cost)}"
+    return f"{description} · {cost}"
+
+
+def short_cost(cost: str) -> str:
+    """``cached · free`` -> ``free``; a price in credits stays as it is."""
+    return "free" if cost.endswith("free") else cost
 
 
 def types_a_character(key: str) -> bool:
@@ -52,7 +65,9 @@ def is_text_box(widget: Widget | None) -> bool:
     """True when ``widget`` takes typed characters (an Input or a TextArea)."""
     if widget is None:
         return False
-    # Imported here: TextArea (and its document modules) are not in the first frame.
-    from textual.widgets import TextArea
-
-    return isinstance(widget, Input | TextArea)
+    if isinstance(widget, Input):
+        return True
+    # A TextArea exists only once its module is loaded; importing it just to ask would
+    # add its document modules (~30 ms) to the first frame.
+    text_area = sys.modules.get("textual.widgets._text_area")
+    return text_area is not None and isinstance(widget, text_area.TextArea)

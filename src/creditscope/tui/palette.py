@@ -13,11 +13,22 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from functools import partial
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
+from textual.app import App
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 
+from creditscope.tui.host import host_of
 from creditscope.tui.navigation import ordered_entries
+
+
+@runtime_checkable
+class ContributesCommands(Protocol):
+    """A screen with palette entries of its own (every AreaScreen)."""
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        """This screen's main actions for the command palette."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -33,21 +44,19 @@ class ScreenCommands(Provider):
     """Navigation everywhere, plus the main actions of the screen underneath."""
 
     def _commands(self) -> Iterator[PaletteCommand]:
-        app: Any = self.app
+        host = host_of(self.app)
         for entry in ordered_entries():
             yield PaletteCommand(
                 f"Go to {entry.title}", f"Switch to {entry.title} ({entry.key})",
-                partial(app.action_go, entry.mode),
+                partial(host.action_go, entry.mode),
             )
-        yield PaletteCommand("Help", "Every key of this screen", app.action_help)
+        yield PaletteCommand("Help", "Every key of this screen", host.action_help)
         yield PaletteCommand(
             "Import request", "Paste a curl command, URL or JSON body (i); sends nothing",
-            partial(_open_import, app),
+            partial(_open_import, self.app),
         )
-        contribute = getattr(self.screen, "palette_commands", None)
-        if contribute is not None:
-            commands: Iterable[PaletteCommand] = contribute()
-            yield from commands
+        if isinstance(self.screen, ContributesCommands):
+            yield from self.screen.palette_commands()
 
     async def discover(self) -> Hits:
         """All commands, shown when the palette opens empty."""
@@ -63,7 +72,7 @@ class ScreenCommands(Provider):
                 yield Hit(score, matcher.highlight(command.title), command.run, help=command.help)
 
 
-def _open_import(app: Any) -> None:
+def _open_import(app: App[object]) -> None:
     # Imported on use: the palette is built for the first frame.
     from creditscope.tui.screens.import_request import open_import
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import io
 from pathlib import Path
 
-from textual.app import App
+from textual.app import App, ReturnType
 
 from creditscope.web_demo import web_demo_active
 
@@ -20,7 +20,7 @@ READ_ONLY_NOTE = (
 )
 
 
-def in_web_tab(app: App[object]) -> bool:
+def in_web_tab(app: App[ReturnType]) -> bool:
     """True when the explorer runs for a browser tab (textual-serve or ``creditscope web``)."""
     return app.is_web or web_demo_active()
 

@@ -112,7 +112,8 @@ def layout_markers(
     placed: list[PlacedMarker] = []
     for groups in rows.values():
         placed.extend(_settle_row(groups, selected, view.width))
-    placed.sort(key=lambda label: (selected in (m.number for m in label.members), label.y, label.x))
+    placed.sort(key=lambda label: (any(m.number == selected for m in label.members),
+                                   label.y, label.x))
     return placed
 
 

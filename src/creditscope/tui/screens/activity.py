@@ -12,11 +12,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.widget import Widget
 from textual.widgets import DataTable, Input, Label, Static
 
 from creditscope.tui import prices
 from creditscope.tui.clipboard import copy_text
-from creditscope.tui.leaks import watch_app
+from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
@@ -52,13 +53,6 @@ def status_text(record: CallRecord) -> str:
     return record.error_code or "—"
 
 
-def credits_text(record: CallRecord) -> str:
-    """What the call cost, or what the cache saved."""
-    if record.credits_charged:
-        return f"{record.credits_charged} cr"
-    if record.credits_saved:
-        return f"saved {record.credits_saved}"
-    return "0"
 
 
 class ActivityScreen(AreaScreen):
@@ -108,17 +102,22 @@ class ActivityScreen(AreaScreen):
                            ("Credits", "credits"), ("Cache", "cache"), ("Latency", "latency"),
                            ("Params", "params")):
             table.add_column(label, key=key)
-        watch_app(self, "credits", lambda _: self.refresh_calls(), init=True)
+        self.refresh_calls()
+        host_of(self).signals.credits_changed.subscribe(self, lambda _: self.refresh_calls())
+
+    def on_unmount(self) -> None:
+        """Stop following the ledger."""
+        host_of(self).signals.unsubscribe(self)
 
     def binding_cost(self, binding_id: str) -> str | None:
         """Replay sends the selected call past the cache: it costs that call's price."""
         if binding_id != "activity.replay" or self.selected is None or not self.selected.method:
             return None  # an unexplained entry is no call: nothing to replay
-        return prices.credits_text(prices.price_of(self.app, self.selected.operation))
+        return prices.credits_text(prices.price_of(host_of(self), self.selected.operation))
 
     def records(self) -> list[CallRecord]:
         """This session's calls, newest first."""
-        client: Any = getattr(self.app, "client", None)
+        client = host_of(self).client
         if client is None:
             return []
         return list(reversed(client.ledger.session_records))
@@ -151,7 +150,7 @@ class ActivityScreen(AreaScreen):
             record.started_at.astimezone().strftime("%H:%M:%S"),
             record.operation,
             status_text(record),
-            credits_text(record),
+            prices.charged_text(record),
             str(record.cache),
             format_latency(record.latency_ms),
             key_params(record.params),
@@ -183,7 +182,7 @@ class ActivityScreen(AreaScreen):
                     for k, v in record.request_headers.items()]
         self.query_one("#request-detail", Static).update("\n".join(request))
         response = [
-            f"[b]{status_text(record)}[/b] · {credits_text(record)} · cache {record.cache}"
+            f"[b]{status_text(record)}[/b] · {prices.charged_text(record)} · cache {record.cache}"
             f" · {format_latency(record.latency_ms)}",
         ]
         if record.error_message:
@@ -215,6 +214,7 @@ class ActivityScreen(AreaScreen):
             return
         focused = self.focused
         pane = self.query_one("#request-pane")
+        target: Widget
         if focused is None or not (focused is pane or pane in focused.ancestors):
             target = self.query_one("#response-json", JsonView)
         else:
@@ -254,8 +254,7 @@ class ActivityScreen(AreaScreen):
         record = self._need_selection()
         if record is None:
             return
-        app: Any = self.app
-        stamp = app.clock().strftime("%Y%m%d-%H%M%S")
+        stamp = host_of(self).clock().strftime("%Y%m%d-%H%M%S")
         default = Path(f"{record.operation.replace('/', '-')}-{stamp}.json")
         body = pretty_json(record.raw_body) + "\n"
 
@@ -276,7 +275,7 @@ class ActivityScreen(AreaScreen):
         from creditscope.tui.screens.confirm import ConfirmSpend
 
         record = self._need_selection()
-        client: Any = getattr(self.app, "client", None)
+        client = host_of(self).client
         if record is None or client is None:
             return
         if not record.method:  # an unexplained difference: nothing to send again
@@ -284,7 +283,7 @@ class ActivityScreen(AreaScreen):
             return
         price = client.price_of(record.operation)
         text = (f"Send {record.method} {record.operation} again, bypassing the cache. "
-                + (f"This costs {price} cr." if price else "This is free."))
+                + prices.costs_sentence(price))
 
         def decided(confirmed: bool | None) -> None:
             if confirmed:
@@ -295,8 +294,7 @@ class ActivityScreen(AreaScreen):
     @work(exclusive=True, group="activity-replay", description="Replay a call",
           exit_on_error=False)
     async def _replay(self, record: CallRecord) -> None:
-        app: Any = self.app
-        client = await app.wait_for_client()
+        client = await host_of(self).wait_for_client()
         try:
             await client.call(record.operation, dict(record.params), refresh=True,
                               confirm_over_budget=True)

@@ -20,7 +20,7 @@ subclass it too; ``escape`` pops back to the area's base screen.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import events
 from textual.app import ComposeResult
@@ -28,7 +28,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import Button, Input, Static
+from textual.worker import Worker, WorkerState
 
+from creditscope.tui.host import host_of
 from creditscope.tui.key_costs import button_cost
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.prices import credits_text, price_of
@@ -57,7 +59,7 @@ class AreaScreen(Screen[None]):
             for button in self.query(target).results(Button):  # none while composing
                 return button_cost(str(button.label))
             return None
-        return credits_text(price_of(self.app, target))
+        return credits_text(price_of(host_of(self), target))
 
     def compose(self) -> ComposeResult:
         """The shared frame; the subclass fills ``compose_body``."""
@@ -77,8 +79,13 @@ class AreaScreen(Screen[None]):
 
     def on_screen_resume(self) -> None:
         """Highlight this area in the nav bar (the mode is known by now)."""
-        app: Any = self.app
-        self.query_one(NavBar).highlight(app.current_mode)
+        self.query_one(NavBar).highlight(host_of(self).current_mode)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Hand a failed worker of this screen to the app's one handler (worker messages
+        do not bubble), which tells the user and logs it."""
+        if event.state == WorkerState.ERROR:
+            self.app.post_message(Worker.StateChanged(event.worker, event.state))
 
     def action_import_request(self, text: str = "") -> None:
         """Open Import request: a pasted curl command, URL or JSON body."""

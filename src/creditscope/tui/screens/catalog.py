@@ -14,10 +14,26 @@ from textual.widgets import Button, DataTable, Input, Static
 
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.prices import credits_text
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 
 Row = tuple[str, str, str, str, str]
+SHORT_COLUMNS = (("Provider", "provider"), ("Method", "method"), ("Path", "path"),
+                 ("Credits", "credits"))
+MIN_DESCRIPTION_WIDTH = 16  # narrower, the column says nothing the detail line does not
+CELL_PADDING = 2  # DataTable's cell_padding (1) on each side
+EDGES = 2  # the table's scrollbar gutter and a cell of slack
+
+
+def description_width(table_width: int, rows: list[Row]) -> int | None:
+    """The width left for the Description column after the short ones, or None when
+    too little is left (the highlighted endpoint's detail line below shows it whole)."""
+    used = EDGES
+    for index, (title, _) in enumerate(SHORT_COLUMNS):
+        used += max([len(title), *(len(row[index]) for row in rows)]) + CELL_PADDING
+    room = table_width - used - CELL_PADDING
+    return room if room >= MIN_DESCRIPTION_WIDTH else None
 
 
 def detail_text(row: Row) -> Text:
@@ -48,8 +64,9 @@ class CatalogScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         """Filter box and actions above the endpoint table; the highlighted endpoint in full below.
 
-        The Description column is cut to the terminal's width, so the detail line under the
-        table shows the highlighted endpoint's whole description, wrapped.
+        The Description column takes the width the short columns leave (none on a narrow
+        terminal), so the detail line under the table shows the highlighted endpoint's
+        whole description, wrapped.
         """
         with Horizontal(classes="toolbar compact-form"):
             yield TextInput(placeholder="Filter providers and endpoints…", id="catalog-filter")
@@ -61,12 +78,6 @@ class CatalogScreen(AreaScreen):
 
     def on_mount(self) -> None:
         """Columns, then fetch the catalog (free; cached afterwards)."""
-        table = self.query_one("#catalog-table", DataTable)
-        table.add_column("Provider", key="provider")
-        table.add_column("Method", key="method")
-        table.add_column("Path", key="path")
-        table.add_column("Credits", key="credits")
-        table.add_column("Description", key="description")
         self.fetch()
 
     def fetch(self, *, refresh: bool = False) -> None:
@@ -82,7 +93,7 @@ class CatalogScreen(AreaScreen):
                 provider.name,
                 endpoint.method,
                 endpoint.path,
-                "free" if endpoint.credits == 0 else f"{endpoint.credits} cr",
+                credits_text(endpoint.credits),
                 endpoint.description or "",
             )
             for provider in catalog.providers
@@ -99,9 +110,14 @@ class CatalogScreen(AreaScreen):
         rows = [row for row in self.rows if not needle or needle in " ".join(row).lower()]
         self.shown = rows
         table = self.query_one("#catalog-table", DataTable)
-        table.clear()
+        width = description_width(table.size.width or self.size.width, self.rows)
+        table.clear(columns=True)
+        for title, key in SHORT_COLUMNS:
+            table.add_column(title, key=key)
+        if width is not None:
+            table.add_column("Description", key="description", width=width)
         for row in rows:
-            table.add_row(*row)
+            table.add_row(*(row if width is not None else row[:-1]))
         self._detail(table.cursor_row if rows else None)
         providers = len({row[0] for row in rows})
         summary = f"{len(rows)} endpoints from {providers} providers"
@@ -110,6 +126,16 @@ class CatalogScreen(AreaScreen):
         self.query_one("#catalog-summary", Static).update(summary)
         if needle and not rows:
             self.query_one("#catalog-summary", Static).update(f"Nothing matches “{text.strip()}”.")
+
+    def on_resize(self) -> None:
+        """Columns fitted to the new width, the highlighted endpoint kept."""
+        if not self.rows:
+            return
+        table = self.query_one("#catalog-table", DataTable)
+        highlighted = table.cursor_row
+        self._show(self.query_one("#catalog-filter", Input).value)
+        if self.shown:
+            table.move_cursor(row=min(highlighted, len(self.shown) - 1))
 
     @on(DataTable.RowHighlighted, "#catalog-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:

@@ -11,6 +11,8 @@ from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static
 
+from creditscope.tui.prices import spend_button_text
+
 
 class ConfirmSpend(ModalScreen[bool]):
     """Asks before spending: dismisses with True (go ahead) or False (cancel)."""
@@ -31,8 +33,7 @@ class ConfirmSpend(ModalScreen[bool]):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(self.text, classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
-                yes = "Go ahead · free" if self.price == 0 else f"Spend {self.price} cr"
-                yield Button(yes, variant="warning", id="confirm-yes")
+                yield Button(spend_button_text(self.price), variant="warning", id="confirm-yes")
                 yield Button("Cancel", id="confirm-no")
 
     def on_mount(self) -> None:

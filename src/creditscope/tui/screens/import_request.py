@@ -11,11 +11,11 @@ shown as JSON. What cannot be imported is explained in place, keeping the text.
 from __future__ import annotations
 
 import unicodedata
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from rich.text import Text
 from textual import on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
@@ -24,9 +24,14 @@ from textual.widgets import Button, Label, Static, TextArea
 from creditscope.support.curl_parse import ImportProblem, redact_credentials
 from creditscope.support.request_import import KEY_REPLACED, ImportedRequest, import_request
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.host import host_of
 from creditscope.tui.navigation import entry_for
+from creditscope.tui.prices import plan_text
 from creditscope.tui.widgets.json_view import JsonView
 from creditscope.tui.widgets.price_button import PriceButton
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
 
 # operation -> the area whose form holds it
 FORM_AREAS: dict[str, str] = {
@@ -38,6 +43,15 @@ HELP_TEXT = (
     "Paste a curl command, a full URL or a JSON body (Ctrl+V or your terminal's paste). "
     "Nothing is sent until you press a priced button."
 )
+
+
+@runtime_checkable
+class FillsRequests(Protocol):
+    """An area whose form an imported request can fill (Company, Restaurants, Events)."""
+
+    def fill_request(self, operation: str, params: dict[str, Any]) -> bool:
+        """Fill the form with ``params`` of ``operation``; False if it cannot hold them."""
+        ...
 
 
 def form_area(imported: ImportedRequest) -> str | None:
@@ -78,24 +92,15 @@ def describe(imported: ImportedRequest) -> Text:
     return text
 
 
-def price_line(client: Any, imported: ImportedRequest) -> Text:
+def price_line(client: DataClient, imported: ImportedRequest) -> Text:
     """``Price: 10 cr`` or ``Price: 10 cr · cached, so free now``, from the client's plan."""
     plan = client.plan(imported.operation, dict(imported.params))
-    if plan.cost == 0 and plan.price:
-        return Text(f"Price: {plan.price} cr · cached, so free now", style="green")
-    return Text(f"Price: {plan.price} cr" if plan.price else "Price: free", style="bold")
+    return plan_text(plan.price, plan.cost)
 
 
 class ImportRequestScreen(ModalScreen[None]):
     """Paste, read what was recognised and its price, then open the area or send."""
 
-    DEFAULT_CSS = """
-    ImportRequestScreen .import-dialog { width: 96; }
-    ImportRequestScreen #import-text { height: 6; }
-    ImportRequestScreen #import-result { height: auto; max-height: 12; margin-top: 1; }
-    ImportRequestScreen #import-answer { height: auto; max-height: 14; }
-    ImportRequestScreen #import-answer JsonView { height: auto; max-height: 12; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="import_request.close"),
     ]
@@ -147,21 +152,20 @@ class ImportRequestScreen(ModalScreen[None]):
         if not text.strip():
             result.update("")
             return
-        app: Any = self.app
-        base_url = app.client.base_url if app.client is not None else None
-        if base_url is None:
+        client = host_of(self).client
+        if client is None:
             result.update(Text("The data client is starting; try again in a moment.",
                                style="italic"))
             return
         try:
-            imported = import_request(text, base_url)
+            imported = import_request(text, client.base_url)
         except ImportProblem as problem:
             result.update(Text(f"✖ {problem}", style="bold red"))
             return
         self.imported = imported
         shown = describe(imported)
         if imported.problem is None:
-            shown.append_text(price_line(app.client, imported))
+            shown.append_text(price_line(client, imported))
         result.update(shown)
         if imported.problem is not None:
             return
@@ -204,11 +208,12 @@ class ImportRequestScreen(ModalScreen[None]):
         self.dismiss(None)
 
 
-async def open_in_area(app: Any, mode: str, imported: ImportedRequest) -> None:
+async def open_in_area(app: App[object], mode: str, imported: ImportedRequest) -> None:
     """Switch to ``mode`` and fill its form with ``imported`` (sends nothing)."""
     await app.switch_mode(mode)
-    fill = getattr(app.screen, "fill_request", None)
-    if fill is None or not fill(imported.operation, dict(imported.params)):
+    screen = app.screen
+    if not (isinstance(screen, FillsRequests)
+            and screen.fill_request(imported.operation, dict(imported.params))):
         app.notify(f"{entry_for(mode).title} could not take this request.", severity="warning")
         return
     note = " The pasted key was replaced by the configured one." if (
@@ -217,7 +222,7 @@ async def open_in_area(app: Any, mode: str, imported: ImportedRequest) -> None:
                f"Nothing was sent; the button shows the price.{note}", title="Imported")
 
 
-def open_import(app: Any, text: str = "") -> None:
+def open_import(app: App[object], text: str = "") -> None:
     """Open Import request (from the palette, its key, or a paste outside any text field)."""
     if isinstance(app.screen, ImportRequestScreen):
         return

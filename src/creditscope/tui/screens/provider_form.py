@@ -11,7 +11,9 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from creditscope.client.errors import InvalidRequest
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.host import host_of
 from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.widgets.text_input import TextInput
 
@@ -20,6 +22,7 @@ FIELDS: tuple[tuple[str, str, str], ...] = (
     ("url", "Its web address (optional)", "https://…"),
     ("email", "Your e-mail, to hear when it ships (optional)", "you@example.com"),
 )
+FIELD_BOXES = {name: f"#provider-{name}" for name, _, _ in FIELDS}  # request field -> its box
 
 
 def field_errors(values: dict[str, str]) -> dict[str, str]:
@@ -83,10 +86,10 @@ class ProviderRequestForm(ModalScreen[str | None]):
                     yield TextInput(placeholder=placeholder, id=f"provider-{name}",
                                     validate_on=["changed", "submitted"])
                     yield Label("", id=f"provider-{name}-error", classes="field-error")
-                with ResultArea(id="provider-result"):
+                with ResultArea(id="provider-result", fields=FIELD_BOXES, focus_invalid=False):
                     yield Label("", id="provider-created", classes="success")
             with Horizontal(classes="dialog-buttons"):
-                price = credits_text(price_of(self.app, "provider-requests"))
+                price = credits_text(price_of(host_of(self), "provider-requests"))
                 yield Button(f"Send request · {price}", variant="primary", id="provider-send")
                 yield Button("Close", id="provider-close")
 
@@ -129,9 +132,12 @@ class ProviderRequestForm(ModalScreen[str | None]):
 
     @on(ResultArea.Failed, "#provider-result")
     def _refused(self, event: ResultArea.Failed) -> None:
-        field = getattr(event.error, "field", None)
-        if field in {name for name, _, _ in FIELDS}:
-            self.show_errors({field: getattr(event.error, "message", str(event.error))})
+        # The area outlined the refused box; its message goes under it.
+        error = event.error
+        if isinstance(error, InvalidRequest) and error.field in FIELD_BOXES:
+            for name in FIELD_BOXES:
+                message = error.message if name == error.field else ""
+                self.query_one(f"#provider-{name}-error", Label).update(message)
 
     @on(Button.Pressed, "#provider-close")
     def action_close(self) -> None:

@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Grid, Horizontal, VerticalScroll
+from textual.theme import Theme
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
+from creditscope.tui.host import Connection, host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.web_tab import READ_ONLY_NOTE, in_web_tab
 from creditscope.tui.widgets.text_input import TextInput
+
+if TYPE_CHECKING:
+    from creditscope.settings import Settings
 
 # Operation name -> settings field, for every cached operation (from operations.py at mount).
 TTL_FIELDS: tuple[tuple[str, str], ...] = (
@@ -68,8 +73,7 @@ class SettingsScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         """Sections of labelled fields, then the actions."""
-        app: Any = self.app
-        settings = app.settings
+        settings = host_of(self).settings
         saved_key = settings.api_key.get_secret_value() if settings.api_key else ""
         with VerticalScroll(id="settings-form"):
             yield Label("Service", classes="section-title")
@@ -110,7 +114,10 @@ class SettingsScreen(AreaScreen):
                          id="settings-where", classes="hint")
 
     def on_mount(self) -> None:
-        """In a web tab, every field but the theme is shown disabled, with why."""
+        """Follow the app's connection and theme; in a web tab, every field but the theme
+        is shown disabled, with why."""
+        host_of(self).signals.connection_changed.subscribe(self, self._show_connection)
+        self.app.theme_changed_signal.subscribe(self, self._show_theme)
         if in_web_tab(self.app):
             for widget in self.query("#settings-form Input, #settings-form Switch, "
                                      "#settings-form Button"):
@@ -118,6 +125,21 @@ class SettingsScreen(AreaScreen):
             self.query_one("#settings-where", Static).update(READ_ONLY_NOTE)
             form = self.query_one("#settings-form")
             form.mount(Static(READ_ONLY_NOTE, id="settings-read-only", classes="hint"), before=0)
+
+    def on_unmount(self) -> None:
+        """Stop following the app."""
+        host_of(self).signals.unsubscribe(self)
+        self.app.theme_changed_signal.unsubscribe(self)
+
+    def _show_connection(self, connection: Connection) -> None:
+        # Offline switched elsewhere (an error's "Go online", a save): the form says so too.
+        self.query_one("#offline", Switch).value = connection.offline
+
+    def _show_theme(self, theme: Theme) -> None:
+        select: Select[str] = self.query_one("#theme", Select)
+        if select.value != theme.name:
+            with select.prevent(Select.Changed):
+                select.value = theme.name
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """No Save key in the footer of a web tab (the action would be refused)."""
@@ -131,14 +153,13 @@ class SettingsScreen(AreaScreen):
             return True
         return False
 
-    def form_settings(self) -> Any:
+    def form_settings(self) -> Settings:
         """New settings from the form; raises :class:`SettingsError` naming the bad field."""
         from pydantic import SecretStr
 
         from creditscope.settings import TTLSettings
 
-        app: Any = self.app
-        current = app.settings
+        current = host_of(self).settings
         base_url = self.query_one("#base-url", Input).value.strip() or None
         if base_url and not base_url.startswith(("http://", "https://")):
             raise SettingsError("base-url", "The base URL must start with http:// or https://.")
@@ -155,7 +176,7 @@ class SettingsScreen(AreaScreen):
                                     allow_blank=True),
             "timeout": _seconds(self.query_one("#timeout", Input).value),
             "offline": self.query_one("#offline", Switch).value,
-            "ttl": TTLSettings(**ttl),
+            "ttl": TTLSettings.model_validate(ttl),
             "theme": self.app.theme,  # the Select sets it; the palette may have since
         })
 
@@ -175,12 +196,11 @@ class SettingsScreen(AreaScreen):
     @on(Button.Pressed, "#use-sandbox")
     def action_use_sandbox(self) -> None:
         """Switch to the built-in sandbox in one step, with its demo key (and save that)."""
-        app: Any = self.app
         if self._read_only():
             return
         self.query_one("#base-url", Input).value = ""
         self.query_one("#offline", Switch).value = False
-        self._save(app.settings.using_sandbox(), "Using the built-in sandbox")
+        self._save(host_of(self).settings.using_sandbox(), "Using the built-in sandbox")
 
     @on(Select.Changed, "#theme")
     def _theme_picked(self, event: Select.Changed) -> None:
@@ -189,7 +209,7 @@ class SettingsScreen(AreaScreen):
 
     @work(thread=True, exclusive=True, group="settings-save", description="Save settings",
           exit_on_error=False)
-    def _save(self, settings: Any, done: str) -> None:
+    def _save(self, settings: Settings, done: str) -> None:
         from creditscope.settings import SettingsError as NotSaved
         from creditscope.settings import save_settings
 
@@ -204,9 +224,8 @@ class SettingsScreen(AreaScreen):
             text += f" At the next start {', '.join(overrides)} in the environment wins again."
         self.app.call_from_thread(self._saved, settings, text)
 
-    def _saved(self, settings: Any, text: str) -> None:
-        app: Any = self.app
-        app.rebuild_client(settings)
+    def _saved(self, settings: Settings, text: str) -> None:
+        host_of(self).rebuild_client(settings)
         self.query_one("#api-key", Input).value = ""
         key = settings.api_key.get_secret_value() if settings.api_key else ""
         self.query_one("#api-key", Input).placeholder = (
@@ -224,10 +243,9 @@ class SettingsScreen(AreaScreen):
         """Remove every cached response; says how many went."""
         import asyncio
 
-        app: Any = self.app
         if self._read_only():
             return
-        client = await app.wait_for_client()
+        client = await host_of(self).wait_for_client()
         if client.cache is None:
             self._message("There is no cache to clear.")
             return

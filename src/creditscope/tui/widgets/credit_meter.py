@@ -6,6 +6,7 @@ from typing import Any
 
 from textual.widgets import Static
 
+from creditscope.tui.host import host_of
 from creditscope.tui.messages import CreditSnapshot
 
 SPEND_HIGHLIGHT_SECONDS = 1.5
@@ -38,8 +39,14 @@ class CreditMeter(Static):
         self._last_spent: int | None = None
 
     def on_mount(self) -> None:
-        """Follow the app's credit snapshot (the app owns it; the ledger updates it)."""
-        self.watch(self.app, "credits", self._show, init=True)
+        """Show the app's credit snapshot, and each new one (the ledger updates it)."""
+        host = host_of(self)
+        self._show(host.credits)
+        host.signals.credits_changed.subscribe(self, self._show)
+
+    def on_unmount(self) -> None:
+        """Stop following the credits (a popped screen's meter must not be kept alive)."""
+        host_of(self).signals.unsubscribe(self)
 
     def _show(self, snapshot: CreditSnapshot) -> None:
         parts = [

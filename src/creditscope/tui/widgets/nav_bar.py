@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Horizontal
 from textual.widgets import Static
 
+from creditscope.tui.host import host_of
 from creditscope.tui.navigation import NavEntry, ordered_entries
 
 
@@ -22,8 +21,7 @@ class NavTab(Static):
     def on_click(self, event: events.Click) -> None:
         """Switch to this tab's area."""
         event.stop()
-        app: Any = self.app
-        app.action_go(self.entry.mode)
+        host_of(self).action_go(self.entry.mode)
 
 
 class NavBar(Horizontal):

@@ -16,7 +16,7 @@ from typing import Any
 from textual.reactive import reactive
 from textual.widgets import Button
 
-from creditscope.tui.leaks import watch_app
+from creditscope.tui.host import host_of
 from creditscope.tui.prices import quote
 
 
@@ -34,9 +34,15 @@ class PriceButton(Button):
         self.refresh_cache = refresh
 
     def on_mount(self) -> None:
-        """Re-label when the client arrives and after every call (the cache may now hold it)."""
-        watch_app(self, "client_generation", lambda _: self.update_price(), init=True)
-        watch_app(self, "credits", lambda _: self.update_price(), init=False)
+        """Label now, when a client is ready, and after every call (the cache may now hold it)."""
+        self.update_price()
+        signals = host_of(self).signals
+        signals.client_ready.subscribe(self, lambda _client: self.update_price())
+        signals.credits_changed.subscribe(self, lambda _credits: self.update_price())
+
+    def on_unmount(self) -> None:
+        """Stop following (a popped screen's button must not be kept alive)."""
+        host_of(self).signals.unsubscribe(self)
 
     def watch_params(self, _params: dict[str, Any]) -> None:
         """The request changed: its cache state may differ."""
@@ -44,7 +50,7 @@ class PriceButton(Button):
 
     def update_price(self) -> None:
         """Ask the client for the price and cache state and update the label."""
-        now = quote(self.app, self.operation, self.params)
+        now = quote(host_of(self), self.operation, self.params)
         label = self.action_text if now is None else now.label(
             self.action_text, refresh=self.refresh_cache)
         if str(self.label) != label:

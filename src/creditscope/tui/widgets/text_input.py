@@ -21,6 +21,7 @@ import unicodedata
 from typing import Any
 
 from textual import events
+from textual.suggester import SuggestionReady
 from textual.widget import Widget
 from textual.widgets import Input
 
@@ -94,6 +95,9 @@ class TextInput(Input):
     ) -> None:
         super().__init__(value, **kwargs)  # cleaned by validate_value
         self.accept_suggestion_on_submit = accept_suggestion_on_submit
+        # The suggester's answer for the text as it is, kept as Input keeps its own
+        # (set by SuggestionReady, cleared by any change, focus or select-all).
+        self._offered = ""
 
     def validate_value(self, value: str) -> str:
         """Clean every assignment too (restored drafts, config values, tests)."""
@@ -109,12 +113,29 @@ class TextInput(Input):
         # Cleaning first keeps the cursor right after what was actually inserted.
         super().replace(cleaned, start, end)
 
+    def watch_value(self, _value: str) -> None:
+        """Any change makes the last suggestion stale (a new one is on its way)."""
+        self._offered = ""
+
+    def on_suggestion_ready(self, event: SuggestionReady) -> None:
+        """Keep the suggester's answer when it is for the text as it is now."""
+        if event.value == self.value:
+            self._offered = event.suggestion
+
+    def on_focus(self) -> None:
+        """Input hides its suggestion on focus; so do we."""
+        self._offered = ""
+
+    def select_all(self) -> None:
+        """Select all of the text (which hides the suggestion, as in Input)."""
+        self._offered = ""
+        super().select_all()
+
     @property
     def visible_suggestion(self) -> str:
         """The completion drawn after the text right now ("" when none is showing)."""
-        suggestion = self._suggestion
-        if self.has_focus and len(suggestion) > len(self.value):
-            return suggestion
+        if self.has_focus and len(self._offered) > len(self.value):
+            return self._offered
         return ""
 
     async def completion(self) -> str:
@@ -123,8 +144,8 @@ class TextInput(Input):
         value = self.value
         if not (self.suggester and value):
             return ""
-        if len(self._suggestion) > len(value):  # reset on every change, so it is for `value`
-            return self._suggestion
+        if len(self._offered) > len(value):  # reset on every change, so it is for `value`
+            return self._offered
         # Not on show yet (the suggester answers in a worker): ask it directly, through its
         # cache, so what Enter searches never depends on how fast the user pressed it.
         key = value if self.suggester.case_sensitive else value.casefold()

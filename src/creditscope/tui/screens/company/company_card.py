@@ -9,10 +9,10 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Label, Static
 
 from creditscope.models import Company, Match
+from creditscope.tui.host import host_of
 from creditscope.tui.prices import credits_text, price_of
+from creditscope.tui.screens.company.lookup_form import FIND_COMPANY
 from creditscope.tui.screens.company.reasoning import confidence_badge, why
-
-FIND_COMPANY = "professional_network/find_company"
 
 
 def _count(value: int | None) -> str:
@@ -67,7 +67,7 @@ class CompanyCard(VerticalScroll, can_focus=False):
 
     def _recheck_label(self) -> str:
         # A re-check is the whole lookup again, past the cache: say what it costs.
-        return f"Re-check page · {credits_text(price_of(self.app, FIND_COMPANY))}"
+        return f"Re-check page · {credits_text(price_of(host_of(self), FIND_COMPANY))}"
 
     def show(self, match: Match | None, website: str | None, rank: int) -> None:
         """Fill the card from ``match`` (None clears it)."""

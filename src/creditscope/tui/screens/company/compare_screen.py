@@ -19,6 +19,8 @@ from textual.widgets import Button, DataTable, Input, Static
 from creditscope.client.records import CacheStatus
 from creditscope.models import CompanyLookup
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.host import host_of
+from creditscope.tui.prices import spend_note
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.company.comparison import (
     RowChange,
@@ -26,12 +28,7 @@ from creditscope.tui.screens.company.comparison import (
     comparison_summary,
     website_label,
 )
-from creditscope.tui.screens.company.screen import (
-    FIND_COMPANY,
-    check_form,
-    lookup_params,
-    spend_note,
-)
+from creditscope.tui.screens.company.lookup_form import FIND_COMPANY, check_form, lookup_params
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
 
@@ -56,10 +53,6 @@ class CompareScreen(AreaScreen):
     """The shown lookup (left) against the same name with another website (right)."""
 
     AUTO_FOCUS = "#compare-website"
-    DEFAULT_CSS = """
-    CompareScreen #compare-form TextInput { width: 60; }
-    CompareScreen #compare-title { padding: 0 1 1 1; }
-    """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", id="compare.back"),
     ]
@@ -92,10 +85,10 @@ class CompareScreen(AreaScreen):
     def on_mount(self) -> None:
         """Price the button; a cached comparison reopens at once (it is free)."""
         self._typed()
-        app: Any = self.app
+        client = host_of(self).client
         params = self.right_params
-        if app.client is not None and self.left_params.get("website") and \
-                app.client.cache_state(FIND_COMPANY, params) == CacheStatus.HIT:
+        if client is not None and self.left_params.get("website") and \
+                client.cache_state(FIND_COMPANY, params) == CacheStatus.HIT:
             self.action_compare()
 
     @property

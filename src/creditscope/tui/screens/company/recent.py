@@ -9,11 +9,11 @@ from textual import on
 from textual.message import Message
 from textual.widgets import Select
 
-from creditscope.tui.leaks import watch_app
+from creditscope.tui.host import host_of
 from creditscope.tui.prices import Quote, credits_text, quote
+from creditscope.tui.screens.company.lookup_form import FIND_COMPANY
 from creditscope.tui.screens.company.reasoning import domain_of
 
-FIND_COMPANY = "professional_network/find_company"
 RECENT_LIMIT = 15
 
 
@@ -45,13 +45,20 @@ class RecentLookups(Select[str]):
         self._by_key: dict[str, dict[str, Any]] = {}
 
     def on_mount(self) -> None:
-        """Refill when the client arrives and after every call (a lookup may be new)."""
-        watch_app(self, "client_generation", lambda _: self.reload(), init=True)
-        watch_app(self, "credits", lambda _: self.reload(), init=False)
+        """Fill now, when a client is ready, and after every call (a lookup may be new)."""
+        self.reload()
+        signals = host_of(self).signals
+        signals.client_ready.subscribe(self, lambda _client: self.reload())
+        signals.credits_changed.subscribe(self, lambda _credits: self.reload())
+
+    def on_unmount(self) -> None:
+        """Stop following."""
+        host_of(self).signals.unsubscribe(self)
 
     def reload(self) -> None:
         """Read the recent lookups from the client's cache (free: nothing is sent)."""
-        client: Any = getattr(self.app, "client", None)
+        host = host_of(self)
+        client = host.client
         if client is None:
             return
         options: list[tuple[str, str]] = []
@@ -61,7 +68,7 @@ class RecentLookups(Select[str]):
             if key in self._by_key:
                 continue
             self._by_key[key] = params
-            now = quote(self.app, FIND_COMPANY, params)
+            now = quote(host, FIND_COMPANY, params)
             if now is not None:
                 options.append((recent_label(params, now), key))
         with self.prevent(Select.Changed):

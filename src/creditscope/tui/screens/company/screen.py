@@ -15,15 +15,17 @@ from textual.containers import Horizontal
 from textual.widgets import Button, Input, Static
 
 from creditscope.client.errors import InvalidRequest
-from creditscope.client.records import CacheStatus, CallRecord
+from creditscope.client.records import CallRecord
 from creditscope.models import CompanyLookup
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.clipboard import copy_text
+from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
-from creditscope.tui.prices import credits_text, price_of
+from creditscope.tui.prices import credits_text, price_of, spend_note
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.company.company_card import CompanyCard
 from creditscope.tui.screens.company.export import render_matches
+from creditscope.tui.screens.company.lookup_form import FIND_COMPANY, check_form, lookup_params
 from creditscope.tui.screens.company.match_table import MatchTable
 from creditscope.tui.screens.company.reasoning import domain_of, normalised_query
 from creditscope.tui.screens.company.recent import RecentLookups
@@ -33,44 +35,17 @@ from creditscope.tui.web_tab import save_text
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 
-FIND_COMPANY = "professional_network/find_company"
 WEBSITE_HINT = "Website is optional, but gives the most reliable match."
 EMPTY_TEXT = (
     "Type a company name (and ideally its website), then press Enter.\n"
     "Lookups already in the cache reopen for free from Recent lookups."
 )
-# A website the service can compare: a domain, optionally with scheme and path.
-_WEBSITE = re.compile(r"^(https?://)?[^\s/.]+(\.[^\s/.]+)+(/\S*)?$", re.IGNORECASE)
-
-
-def lookup_params(name: str, website: str) -> dict[str, Any]:
-    """The request body from the form: an empty website is left out."""
-    return {"name": name.strip(), "website": website.strip() or None}
-
-
-def check_form(name: str, website: str) -> tuple[str, str] | None:
-    """(field, message) for the first problem in the form, or None; nothing is sent."""
-    if not name.strip():
-        return "name", "Company name is required."
-    if website.strip() and not _WEBSITE.match(website.strip()):
-        return "website", "Website: give a domain or address such as example.com."
-    return None
-
-
-def spend_note(record: CallRecord) -> Text:
-    """"from the cache · free" (offline past its TTL: "stale copy · free") or
-    "charged N cr" for the summary line."""
-    if record.cache is CacheStatus.HIT:
-        return Text("from the cache · free", style="green")
-    if record.cache is CacheStatus.STALE:
-        return Text("stale copy (offline) · free", style="yellow")
-    return Text(f"charged {record.credits_charged} cr", style="yellow")
+FORM_FIELDS = {"name": "#name", "website": "#website"}  # request field -> its box
 
 
 class CompanyScreen(AreaScreen):
     """Look up a company: form, summary of what the service did, graded matches, the page."""
 
-    CSS_PATH = "company.tcss"
     # Not the name field: number keys keep switching areas until `/` or a click.
     AUTO_FOCUS = "#matches"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -101,7 +76,7 @@ class CompanyScreen(AreaScreen):
         with Horizontal(id="company-hints"):
             yield Static("", id="form-error", classes="field-error")
             yield Static(WEBSITE_HINT, id="website-hint")
-        with ResultArea(id="lookup", empty=EMPTY_TEXT):
+        with ResultArea(id="lookup", empty=EMPTY_TEXT, fields=FORM_FIELDS):
             yield Static("", id="summary")
             yield MatchTable(id="matches")
             yield CompanyCard(id="card")
@@ -114,8 +89,9 @@ class CompanyScreen(AreaScreen):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Look up, copy, export and re-check from the command palette."""
-        yield PaletteCommand("Look up company", "Run the lookup in the form"
-                             f" ({credits_text(price_of(self.app, FIND_COMPANY))})", self.submit)
+        price = credits_text(price_of(host_of(self), FIND_COMPANY))
+        yield PaletteCommand("Look up company", f"Run the lookup in the form ({price})",
+                             self.submit)
         yield PaletteCommand(
             "Copy company URL", "Copy the selected match's URL", self.action_copy_url
         )
@@ -143,7 +119,7 @@ class CompanyScreen(AreaScreen):
     def _typed(self) -> None:
         # The price label follows the cache as the user types.
         self.query_one("#submit", PriceButton).params = self.form_params
-        self._mark_field(None, "")
+        self._form_error(None, "")
 
     @on(Input.Submitted, "#name, #website")
     @on(Button.Pressed, "#submit")
@@ -152,14 +128,14 @@ class CompanyScreen(AreaScreen):
         name = self.query_one("#name", Input).value
         website = self.query_one("#website", Input).value
         problem = check_form(name, website)
-        client: Any = getattr(self.app, "client", None)
+        client = host_of(self).client
         if problem is None and client is not None:
             try:
                 client.validate(FIND_COMPANY, lookup_params(name, website))
             except InvalidRequest as error:
                 problem = (error.field or "name", error.message)
         if problem is not None:
-            self._mark_field(*problem)
+            self._form_error(*problem)
             return
         self._run(lookup_params(name, website), refresh=False)
 
@@ -168,13 +144,14 @@ class CompanyScreen(AreaScreen):
         request = CallRequest(FIND_COMPANY, params, refresh=refresh, label=label)
         self.query_one("#lookup", ResultArea).run(request)
 
-    def _mark_field(self, field: str | None, message: str) -> None:
-        for name in ("name", "website"):
-            self.query_one(f"#{name}", Input).set_class(name == field, "-invalid")
+    def _form_error(self, field: str | None, message: str) -> None:
+        # Refused before sending: the same outline (and focus) as the service's refusal.
+        self.query_one("#lookup", ResultArea).mark_field(field, focus=True)
+        self._show_form_message(message)
+
+    def _show_form_message(self, message: str) -> None:
         self.query_one("#form-error", Static).update(message)
         self.query_one("#website-hint").display = not message
-        if field in ("name", "website"):
-            self.query_one(f"#{field}", Input).focus()
 
     # --- results --------------------------------------------------------------
 
@@ -197,9 +174,9 @@ class CompanyScreen(AreaScreen):
 
     @on(ResultArea.Failed, "#lookup")
     def _failed(self, event: ResultArea.Failed) -> None:
-        field = getattr(event.error, "field", None)
-        if isinstance(event.error, InvalidRequest) and field in ("name", "website"):
-            self._mark_field(field, str(getattr(event.error, "message", event.error)))
+        # The area outlined the refused box; say why beside the form too.
+        if isinstance(event.error, InvalidRequest) and event.error.field in FORM_FIELDS:
+            self._show_form_message(event.error.message)
 
     def _summary(self, lookup: CompanyLookup, params: dict[str, Any], record: CallRecord) -> Text:
         text = Text()
@@ -291,10 +268,10 @@ class CompanyScreen(AreaScreen):
         if self.lookup is None or self.shown_params is None or self.shown_record is None:
             self.notify("Run a lookup first; there is nothing to report.", severity="warning")
             return None
-        app: Any = self.app
-        service = "sandbox" if app.is_sandbox else str(app.settings.base_url)
+        host = host_of(self)
+        service = "sandbox" if host.is_sandbox else str(host.settings.base_url)
         return lookup_report(self.lookup, self.shown_params, self.shown_record,
-                             service=service, sandbox=app.is_sandbox)
+                             service=service, sandbox=host.is_sandbox)
 
     def action_copy_report(self) -> None:
         """Copy the shown lookup as a Markdown report for a ticket (never the key)."""

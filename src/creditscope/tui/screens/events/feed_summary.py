@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from creditscope.client.records import CacheStatus, CallRecord
+from creditscope.client.records import CallRecord
+from creditscope.tui.prices import feed_cost_markup
 from creditscope.tui.screens.events.formatting import point_text
 from creditscope.tui.screens.events.location_input import SearchPoint
 
@@ -33,12 +34,9 @@ def feed_summary(
     parts.append(f"{shown} shown over {pages} page{'s' if pages != 1 else ''}")
     if last_page:
         parts.append("last page")
-    if record.cache in (CacheStatus.HIT, CacheStatus.STALE):
-        parts.append("[reverse] cached [/reverse] free")
-    elif record.cache == CacheStatus.REFRESH:
-        parts.append(f"refreshed · {record.credits_charged} cr")
-    elif record.credits_charged:
-        parts.append(f"{record.credits_charged} cr")
+    cost = feed_cost_markup(record)
+    if cost:
+        parts.append(cost)
     return " · ".join(parts)
 
 

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from rich.text import Text
 from textual import on
 from textual.binding import Binding, BindingType
+from textual.events import Resize
 from textual.message import Message
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowDoesNotExist
@@ -40,7 +41,23 @@ COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
     ("city", "City", 9, False),
     ("tag", "Tag", 10, False),
 )
+# The Event and Venue columns take what a wide terminal has beyond those widths.
+WIDENED_SHARES = {"name": 2, "venue": 1}
+CELL_PADDING = 2  # DataTable's cell_padding (1) on each side
+EDGES = 2  # the scrollbar gutter and a cell of slack
 SORT_KEYS: dict[str, Callable[[Event], Any]] = {"date": date_sort_key, "price": price_sort_key}
+
+
+def column_widths(table_width: int) -> dict[str, int]:
+    """Each column's width: the listed ones, the Event and Venue columns widened to use
+    a terminal wider than they need (never narrowed: a small one scrolls sideways)."""
+    widths = {key: width for key, _, width, _ in COLUMNS}
+    spare = table_width - EDGES - sum(width + CELL_PADDING for width in widths.values())
+    if spare > 0:
+        shares = sum(WIDENED_SHARES.values())
+        for key, share in WIDENED_SHARES.items():
+            widths[key] += spare * share // shares
+    return widths
 
 
 def clip(text: str | None, width: int) -> str:
@@ -76,11 +93,30 @@ class EventFeedTable(DataTable[Any]):
         self.events: list[Event] = []
         self.sort_column: str | None = None
         self.sort_reverse = False
+        self.widths = column_widths(0)
 
     def on_mount(self) -> None:
         """Add the columns."""
-        for key, heading, width, _ in COLUMNS:
-            self.add_column(heading, width=width, key=key)
+        self._add_columns()
+
+    def on_resize(self, event: Resize) -> None:
+        """Widen (or narrow back) the Event and Venue columns to the table's new width."""
+        widths = column_widths(event.size.width)
+        if widths == self.widths:
+            return
+        self.widths = widths
+        keep = self.highlighted_number
+        self.clear(columns=True)
+        self._add_columns()
+        for number, shown in enumerate(self.events, start=1):
+            self.add_row(*self._cells(number, shown), key=str(number))
+        self._apply_sort()
+        if keep is not None:
+            self.select_number(keep)
+
+    def _add_columns(self) -> None:
+        for key, heading, _, _ in COLUMNS:
+            self.add_column(heading, width=self.widths[key], key=key)
 
     # --- content ---------------------------------------------------------------
 
@@ -127,14 +163,13 @@ class EventFeedTable(DataTable[Any]):
             return
         self.move_cursor(row=row, scroll=True)
 
-    @staticmethod
-    def _cells(number: int, event: Event) -> tuple[Any, ...]:
+    def _cells(self, number: int, event: Event) -> tuple[Any, ...]:
         venue = event.venue
         status = Text(
             clip((event.status or "unknown").replace("-", " "), 11),
             style=status_colour(event.status),
         )
-        widths = {key: width for key, _, width, _ in COLUMNS}
+        widths = self.widths
         return (
             Text(str(number), style="bold", justify="right"),
             table_time(event),

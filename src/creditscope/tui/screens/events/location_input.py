@@ -10,9 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from textual.suggester import Suggester
-
 from creditscope.gazetteer import City, Gazetteer, load_gazetteer
+from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.screens.events.formatting import point_text
 from creditscope.tui.widgets.text_input import TextInput
 
@@ -79,27 +78,6 @@ def parse_limit(text: str) -> int:
             f"Limit {value} is outside 1 to 50 (nothing was sent or charged).", field="limit"
         )
     return value
-
-
-class CitySuggester(Suggester):
-    """Completes a city name from the gazetteer, most populous first: ``lis`` -> ``Lisbon, PT``."""
-
-    def __init__(self, gazetteer: Gazetteer | None = None) -> None:
-        # Case-sensitive so the completion keeps what the user typed, letter for letter.
-        super().__init__(use_cache=True, case_sensitive=True)
-        self._gazetteer = gazetteer
-
-    async def get_suggestion(self, value: str) -> str | None:
-        """The typed text completed to ``Name, CC``; None for coordinates or no match."""
-        if len(value.strip()) < 2 or "," in value or _NUMBER_PAIR.match(value):
-            return None
-        gazetteer = self._gazetteer or load_gazetteer()
-        folded = value.casefold()
-        for city in gazetteer.suggest(value, limit=8):
-            for name in (city.name, city.ascii_name):
-                if name.casefold().startswith(folded):
-                    return value + name[len(value) :] + f", {city.country_code}"
-        return None
 
 
 class LocationInput(TextInput):

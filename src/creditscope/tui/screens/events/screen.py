@@ -26,6 +26,7 @@ from textual.widgets import Button, Input, Static
 
 from creditscope.client.records import CallRecord
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
@@ -63,12 +64,16 @@ EMPTY_START = (
     "No search yet. Events near your point appear here, numbered like the markers on the map."
 )
 EMPTY_FEED = "No events here: try a city, or pick a point closer to one on the map."
+# A refused field -> the box that holds it.
+INVALID_FIELDS = {
+    "location": "#events-location", "lat": "#events-location", "lng": "#events-location",
+    "limit": "#events-limit",
+}
 
 
 class EventsScreen(AreaScreen):
     """Events near a point: a location form, the map, the feed and the selected event."""
 
-    CSS_PATH = "events.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_location", "Location", id="events.location"),
         Binding("s", "search", "Search", id="events.search"),
@@ -126,6 +131,8 @@ class EventsScreen(AreaScreen):
             EventFeedTable(id="events-feed"),
             empty=EMPTY_START,
             id="events-results",
+            fields=INVALID_FIELDS,
+            focus_invalid=False,  # the hint says what to fix; the map keeps the cursor
         )
 
     def on_mount(self) -> None:
@@ -152,7 +159,7 @@ class EventsScreen(AreaScreen):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Search, load more and refresh, with their prices."""
-        price = credits_text(price_of(self.app, OPERATION))
+        price = credits_text(price_of(host_of(self), OPERATION))
         yield PaletteCommand(
             "Search events",
             f"Events near the typed place ({price}, free when cached)",
@@ -201,16 +208,11 @@ class EventsScreen(AreaScreen):
         limit_text = self.query_one("#events-limit", Input).value or str(DEFAULT_LIMIT)
         return parse_location(self.location_input.value), parse_limit(limit_text)
 
-    def _mark_invalid(self, field: str | None) -> None:
-        """Outline the box to fix (and only that one)."""
-        self.location_input.set_class(field in ("location", "lat", "lng"), "-invalid")
-        self.query_one("#events-limit", Input).set_class(field == "limit", "-invalid")
-
     @on(Input.Changed, "#events-location")
     @on(Input.Changed, "#events-limit")
     def _typed(self) -> None:
         """Preview where the search goes and whether it is cached; errors wait for Enter."""
-        self._mark_invalid(None)
+        self.results.mark_field(None)
         try:
             point, limit = self._form()
         except LocationError:
@@ -250,7 +252,7 @@ class EventsScreen(AreaScreen):
             point, limit = self._form()
         except LocationError as error:
             self._hint(f"✖ {error}", error=True)
-            self._mark_invalid(error.field)
+            self.results.mark_field(error.field)  # the same outline as a refusal's
             return
         self._hint(f"Searching near {describe_point(point)}…")
         self.point = point
@@ -349,8 +351,7 @@ class EventsScreen(AreaScreen):
 
     @on(ResultArea.Failed, "#events-results")
     def _failed(self, message: ResultArea.Failed) -> None:
-        # The typed location stays as it was; point the user at the field to fix.
-        self._mark_invalid(getattr(message.error, "field", None))
+        # The typed location stays as it was; the area outlined the field to fix.
         what = "Loading more" if "cursor" in message.request.params else "The search"
         self._hint(f"✖ {what} failed (details below); your location is kept.", error=True)
         if "cursor" in message.request.params:
@@ -407,7 +408,4 @@ class EventsScreen(AreaScreen):
         self.query_one("#events-search", PriceButton).focus()
 
     def _now(self) -> datetime:
-        clock: Any = getattr(self.app, "clock", None)
-        if clock is None:
-            return datetime.now().astimezone()
-        return clock()
+        return host_of(self).clock()

@@ -78,7 +78,7 @@ class MenuView(RestaurantPart):
     area_id: ClassVar[str] = "menu-area"
 
     def __init__(self, restaurant_id: str, **kwargs: object) -> None:
-        super().__init__(restaurant_id, **kwargs)  # type: ignore[arg-type]
+        super().__init__(restaurant_id, **kwargs)
         self.menu: Menu | None = None
 
     def compose(self) -> ComposeResult:

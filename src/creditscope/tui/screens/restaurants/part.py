@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any, ClassVar
 
 from textual.containers import Vertical
 
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.host import host_of
 
 
 class RestaurantPart(Vertical):
@@ -45,5 +46,4 @@ class RestaurantPart(Vertical):
 
     def now(self) -> datetime:
         """The app's clock (injected, so tests are deterministic), in UTC."""
-        clock = getattr(self.app, "clock", None)
-        return clock() if clock is not None else datetime.now(UTC)
+        return host_of(self).clock()

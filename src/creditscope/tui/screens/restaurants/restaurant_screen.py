@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -12,8 +12,8 @@ from textual.widgets import Static, TabbedContent, TabPane
 
 from creditscope.models import RestaurantDetails, RestaurantSummary
 from creditscope.tui.calls import ResultArea
+from creditscope.tui.host import host_of
 from creditscope.tui.key_costs import button_cost
-from creditscope.tui.leaks import drop_closed_watchers, watch_app
 from creditscope.tui.prices import Quote, quote
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
@@ -55,7 +55,6 @@ def heading(name: str, summary: RestaurantSummary | RestaurantDetails | None) ->
 class RestaurantScreen(AreaScreen):
     """A restaurant's overview, menu and reviews; each tab is fetched when first opened."""
 
-    CSS_PATH = "restaurants.tcss"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back to results", id="restaurants.back"),
         Binding("v", "show_part('overview')", "Overview", id="restaurants.overview"),
@@ -98,18 +97,17 @@ class RestaurantScreen(AreaScreen):
     def _part_price(self, part: RestaurantPart) -> tuple[Quote | None, bool]:
         """(quote, already opened): what opening ``part`` costs now (None while the client
         is still starting)."""
-        client: Any = getattr(self.app, "client", None)
-        now = None if client is None else quote(self.app, part.operation, part.params())
-        return now, part.loaded
+        return quote(host_of(self), part.operation, part.params()), part.loaded
 
     def on_mount(self) -> None:
-        """Price the tabs now and whenever the client is rebuilt; open the overview."""
-        watch_app(self, "client_generation", lambda _: self.relabel_tabs(), init=True)
+        """Price the tabs now and whenever a client is ready; open the overview."""
+        self.relabel_tabs()
+        host_of(self).signals.client_ready.subscribe(self, lambda _client: self.relabel_tabs())
         self.part("overview").ensure_loaded()
 
     def on_unmount(self) -> None:
-        """Popped: let go of the app's watchers (else the app keeps this whole screen alive)."""
-        drop_closed_watchers(self.app)
+        """Popped: stop following the app (else it would keep this whole screen alive)."""
+        host_of(self).signals.unsubscribe(self)
 
     def part(self, pane_id: str) -> RestaurantPart:
         """The part shown in the tab ``pane_id`` (``"overview"``, ``"menu"``, ``"reviews"``)."""

@@ -9,6 +9,7 @@ from typing import Any, ClassVar
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
+from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable
 
@@ -131,14 +132,14 @@ class RestaurantResults(DataTable[Any]):
             self.columns[self._column_key(column.key)].label = Text(column.title + arrow)
         for restaurant in sort_results(self.results, self.sort_column, self.sort_descending):
             self.add_row(*self._cells(restaurant), key=restaurant.id)
-        self._update_column_widths()
+        self._fit_header_labels()
         if keep is not None:
             self.move_cursor(row=self.get_row_index(keep), scroll=True)
 
     def _column_key(self, key: str) -> Any:
         return next(k for k in self.columns if k.value == key)
 
-    def _update_column_widths(self) -> None:
+    def _fit_header_labels(self) -> None:
         # Header labels changed length (the arrow): let the table re-measure them.
         for column in self.columns.values():
             column.content_width = max(column.content_width, column.label.cell_len)
@@ -180,10 +181,11 @@ class RestaurantResults(DataTable[Any]):
         if restaurant is not None:
             self.post_message(self.Opened(self, restaurant))
 
-    async def _on_click(self, event: events.Click) -> None:
-        # One click opens a row, not two (the table's own click first only highlights).
-        before = self.cursor_coordinate
-        await super()._on_click(event)
+    def on_click(self, event: events.Click) -> None:
+        """One click opens a row, not two: the table's own click on a row other than the
+        highlighted one only moves the cursor there (and selects only on a second click)."""
+        # Runs before the table's handler; the selection waits until the cursor has moved.
         meta = event.style.meta
-        if meta.get("row", -1) >= 0 and self.cursor_coordinate != before:
-            self.action_select_cursor()
+        row, column = meta.get("row", -1), meta.get("column", -1)
+        if row >= 0 and column >= 0 and Coordinate(row, column) != self.cursor_coordinate:
+            self.call_next(self.action_select_cursor)

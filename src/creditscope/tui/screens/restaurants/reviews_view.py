@@ -84,7 +84,7 @@ class ReviewsView(RestaurantPart):
             limit.border_title = "Reviews (1-50)"
             yield limit
             yield PriceButton("Show", operation=self.operation, id="reviews-load")
-        with ResultArea(id=self.area_id):
+        with ResultArea(id=self.area_id, fields={"limit": "#reviews-limit"}):
             with Horizontal(classes="reviews-summary"):
                 yield Static("", id="reviews-average", classes="reviews-average")
                 yield Static("", id="reviews-histogram", classes="reviews-histogram")
@@ -106,19 +106,12 @@ class ReviewsView(RestaurantPart):
     @on(Input.Changed, "#reviews-limit")
     def _sync_price(self) -> None:
         self.query_one("#reviews-load", PriceButton).params = self.params()
-        self.query_one("#reviews-limit", Input).remove_class("-invalid")
+        self.query_one(f"#{self.area_id}", ResultArea).mark_field(None)
 
     @on(Button.Pressed, "#reviews-load")
     @on(Input.Submitted, "#reviews-limit")
     def _reload(self) -> None:
         self.load()
-
-    @on(ResultArea.Failed, "#reviews-area")
-    def _failed(self, event: ResultArea.Failed) -> None:
-        if getattr(event.error, "field", None) == "limit":
-            limit = self.query_one("#reviews-limit", Input)
-            limit.add_class("-invalid")
-            limit.focus()
 
     @on(ResultArea.Succeeded, "#reviews-area")
     def _loaded(self, event: ResultArea.Succeeded) -> None:

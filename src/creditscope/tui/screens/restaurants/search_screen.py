@@ -13,12 +13,13 @@ from textual.widgets import Button, Input, Select, Static
 
 from creditscope.models import CUISINES, RestaurantSearch
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.city_suggester import CitySuggester
+from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.breadcrumb import Breadcrumb
-from creditscope.tui.screens.restaurants.city_suggester import CitySuggester
 from creditscope.tui.screens.restaurants.places import local_currency_symbol, place_name
 from creditscope.tui.screens.restaurants.results_table import BY_KEY, RestaurantResults
 from creditscope.tui.widgets.price_button import PriceButton
@@ -31,7 +32,6 @@ DEFAULT_LIMIT = 10
 class RestaurantsScreen(AreaScreen):
     """Search restaurants by place, cuisine and count; results sortable; Enter opens one."""
 
-    CSS_PATH = "restaurants.tcss"
     # Not the location box: number keys keep switching areas until `/` or a click.
     AUTO_FOCUS = "#results-table"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -72,6 +72,7 @@ class RestaurantsScreen(AreaScreen):
             id="restaurant-results",
             empty="Type a city (Tab completes it), pick a cuisine if you like, and press Enter.\n"
             "Each search is priced on its button; the same search again is free from the cache.",
+            fields={"location": "#location", "cuisine": "#cuisine", "limit": "#limit"},
         ):
             yield Static("", id="results-summary", classes="restaurant-summary")
             yield RestaurantResults(id="results-table")
@@ -100,8 +101,7 @@ class RestaurantsScreen(AreaScreen):
     def _sync_price(self) -> None:
         # The same request again is free: the button says so before it is pressed.
         self.query_one("#search", PriceButton).params = self.search_params()
-        for widget in self.query(".restaurant-toolbar > .-invalid"):
-            widget.remove_class("-invalid")
+        self.query_one("#restaurant-results", ResultArea).mark_field(None)
 
     @on(Button.Pressed, "#search")
     @on(Input.Submitted, "#location, #limit")
@@ -177,18 +177,6 @@ class RestaurantsScreen(AreaScreen):
         if self._last is not None:
             self._summarise(*self._last)
 
-    @on(ResultArea.Failed, "#restaurant-results")
-    def _failed(self, event: ResultArea.Failed) -> None:
-        # Point at the field the service (or local validation) refused.
-        field = getattr(event.error, "field", None)
-        target = {"location": "#location", "cuisine": "#cuisine", "limit": "#limit"}.get(
-            field or ""
-        )
-        if target:
-            widget = self.query_one(target)
-            widget.add_class("-invalid")
-            widget.focus()
-
     @on(RestaurantResults.Opened)
     def _open(self, event: RestaurantResults.Opened) -> None:
         from creditscope.tui.screens.restaurants.restaurant_screen import RestaurantScreen
@@ -199,8 +187,9 @@ class RestaurantsScreen(AreaScreen):
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Restaurant actions for the command palette."""
-        yield PaletteCommand("Search restaurants", "Run the search form"
-                             f" ({credits_text(price_of(self.app, SEARCH))})", self.action_search)
+        price = credits_text(price_of(host_of(self), SEARCH))
+        yield PaletteCommand("Search restaurants", f"Run the search form ({price})",
+                             self.action_search)
         yield PaletteCommand(
             "Refresh restaurant search", "Search again past the cache", self.action_refresh
         )

@@ -1,4 +1,10 @@
-"""Building the client the user configured: the live service, or the built-in sandbox."""
+"""The composition root: the client the user configured, over the live service or
+the built-in sandbox in-process.
+
+``client/`` and ``sandbox/`` are peers that never import each other; this is the
+one module where they meet, used by the explorer (``commands/tui.py``), the CLI
+commands and ``doctor``. It also names where the client keeps its files.
+"""
 
 from __future__ import annotations
 
@@ -35,43 +41,48 @@ def request_timeout(settings: Settings) -> httpx.Timeout:
     return httpx.Timeout(settings.timeout, connect=min(5.0, settings.timeout))
 
 
+def sandbox_transport(db_path: Path | None) -> httpx.ASGITransport:
+    """The sandbox app behind an in-process transport (no port is opened).
+
+    ``db_path`` keeps balances between runs; None is a throwaway in-memory database.
+    FastAPI is imported here, not at module level, so a caller that builds the client
+    in a worker keeps its first frame fast.
+    """
+    from creditscope.sandbox.app import create_app
+    from creditscope.sandbox.config import SandboxConfig
+
+    return httpx.ASGITransport(app=create_app(SandboxConfig(db_path=db_path)))
+
+
 def build_client(
     settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None,
     session: SpendSession | None = None,
 ) -> DataClient:
-    """The DataClient for ``settings``: no base URL -> the sandbox in-process (no port).
+    """The DataClient for ``settings``: no base URL -> the sandbox in-process.
 
-    ``session`` is the process's spending session (records, budget reservations),
-    passed again to every rebuilt client so the session outlives it.
-
-    The sandbox (FastAPI) is imported here, not at module level, so a caller that
-    builds the client in a worker keeps its first frame fast.
+    ``transport`` replaces the network (or the sandbox) in tests. ``session`` is the
+    process's spending session (records, budget reservations), passed again to every
+    rebuilt client so the session outlives it.
     """
     cache = ResponseCache(cache_directory(settings))
-    common = {
-        "cache": cache,
-        "offline": settings.offline,
-        "budget": settings.budget,
-        "ttls": settings.ttl.by_operation(),
-        "timeout": request_timeout(settings),
-    }
+    ledger = CreditLedger(ledger_path(settings), session)
+    timeout = request_timeout(settings)
+    ttls = settings.ttl.by_operation()
     if not settings.is_sandbox:
-        assert settings.base_url is not None
+        assert settings.base_url is not None  # is_sandbox is False only with a base URL
         key = settings.api_key.get_secret_value() if settings.api_key else None
-        ledger = CreditLedger(ledger_path(settings), session)
-        return DataClient(settings.base_url, key, transport=transport, ledger=ledger, **common)
-
+        return DataClient(
+            settings.base_url, key, transport=transport, cache=cache, ledger=ledger,
+            offline=settings.offline, budget=settings.budget, ttls=ttls, timeout=timeout,
+        )
     if transport is None:
-        from creditscope.sandbox.app import create_app
-        from creditscope.sandbox.config import SandboxConfig
-
         private_directory(settings.data_dir)
-        app = create_app(SandboxConfig(db_path=settings.data_dir / SANDBOX_DB))
-        transport = httpx.ASGITransport(app=app)
+        transport = sandbox_transport(settings.data_dir / SANDBOX_DB)
     # A real key is never handed to the sandbox; only its own demo keys are used there.
     configured = settings.api_key.get_secret_value() if settings.api_key else None
     key = configured if configured in (DEMO_KEY, REVOKED_KEY) else DEMO_KEY
-    ledger = CreditLedger(ledger_path(settings), session)
     return DataClient(
-        SANDBOX_BASE_URL, key, transport=transport, ledger=ledger, is_sandbox=True, **common
+        SANDBOX_BASE_URL, key, transport=transport, cache=cache, ledger=ledger,
+        offline=settings.offline, budget=settings.budget, ttls=ttls, timeout=timeout,
+        is_sandbox=True,
     )

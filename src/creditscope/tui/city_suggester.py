@@ -1,0 +1,46 @@
+"""Place-name completion for the location boxes of Events and Restaurants."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual.suggester import Suggester
+
+from creditscope.gazetteer import Gazetteer, fold, load_gazetteer, parse_point
+
+EXACT_NAME_ODDS = 20  # an exact name loses only to a prefix match 20 times its size
+
+
+class CitySuggester(Suggester):
+    """Completes a city name, most populous first: ``lis`` -> ``Lisbon, PT``.
+
+    Taking the completion writes the city's own spelling; a city typed in full stays
+    itself: ``Porto`` -> ``Porto, PT``, not the larger Porto Alegre."""
+
+    def __init__(self, gazetteer: Gazetteer | None = None) -> None:
+        super().__init__(use_cache=True, case_sensitive=False)
+        self._gazetteer = gazetteer
+
+    async def gazetteer(self) -> Gazetteer:
+        """The gazetteer, read off the event loop on first use (it takes a moment)."""
+        if self._gazetteer is None:
+            self._gazetteer = await asyncio.to_thread(load_gazetteer)
+        return self._gazetteer
+
+    async def get_suggestion(self, value: str) -> str | None:
+        """``value`` completed to ``Name, CC``; None for a point, a country already
+        typed (", PT") or no match."""
+        if len(value.strip()) < 2 or "," in value or parse_point(value) is not None:
+            return None
+        gazetteer = await self.gazetteer()
+        typed = fold(value)
+        exact = gazetteer.resolve(value)
+        if exact is not None and fold(exact.name) == typed:
+            prefixed = gazetteer.suggest(value, limit=1)
+            if not prefixed or exact.population * EXACT_NAME_ODDS >= prefixed[0].population:
+                return exact.label
+        for city in gazetteer.suggest(value, limit=8):
+            for name in (city.name, city.ascii_name):
+                if len(name) >= len(value) and fold(name[: len(value)]) == typed:
+                    return f"{name}, {city.country_code}"
+        return None

@@ -1,0 +1,28 @@
+"""Helpers for driving the explorer under Textual's Pilot, loaded as a pytest plugin
+(``pytest_plugins`` in ``tests/conftest.py``) so every test directory shares them.
+
+Import the helpers (``from pilot_support import settle``); the fixtures apply by themselves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+
+
+async def settle(pilot: Pilot[Any]) -> None:
+    """Wait until every worker is done and the screen has caught up."""
+    for _ in range(3):
+        await pilot.pause()
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+@pytest.fixture(autouse=True)
+def steady_credit_meter(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The meter's spend highlight fades on a timer; snapshots must not race it."""
+    from creditscope.tui.widgets import credit_meter
+
+    monkeypatch.setattr(credit_meter, "SPEND_HIGHLIGHT_SECONDS", 0.0)

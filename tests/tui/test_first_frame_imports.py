@@ -1,0 +1,29 @@
+"""The first frame stays light: what it imports leaves out pydantic, FastAPI, httpx and
+the sandbox's modules (they load in the client worker, after the screen is up)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+HEAVY = ("pydantic", "fastapi", "starlette", "httpx", "diskcache", "creditscope.sandbox.",
+         "creditscope.models", "creditscope.operations", "textual.widgets._text_area")
+
+PROBE = """
+import json, sys
+from creditscope.tui.navigation import ordered_entries
+modules = ["creditscope.cli", "creditscope.commands.tui", "creditscope.tui.app",
+           ordered_entries()[0].screen.partition(":")[0]]
+for name in modules:
+    __import__(name)
+print(json.dumps(sorted(sys.modules)))
+"""
+
+
+def test_the_first_frame_imports_nothing_heavy() -> None:
+    done = subprocess.run([sys.executable, "-c", PROBE], capture_output=True, text=True,
+                          timeout=60, check=True)
+    loaded = json.loads(done.stdout)
+    heavy = [name for name in loaded if name.startswith(HEAVY)]
+    assert heavy == [], f"the first frame imports {heavy[:8]}"

@@ -1,0 +1,100 @@
+"""The one Textual patch (creditscope.tui.textual_patch): still needed, still safe."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+
+import pytest
+from textual.css.stylesheet import Stylesheet
+
+from creditscope.tui.app import CreditscopeApp
+from creditscope.tui.textual_patch import CHECKED_TEXTUAL, applies
+from creditscope.tui.widgets.app_header import AppHeader
+from pilot_support import settle
+
+SIZE = (120, 36)
+
+
+@pytest.fixture
+def reparses(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[int]]:
+    """How many times every stylesheet was re-parsed from scratch."""
+    counted: list[int] = []
+    original = Stylesheet.reparse
+
+    def reparse(self: Stylesheet) -> None:
+        counted.append(1)
+        original(self)
+
+    monkeypatch.setattr(Stylesheet, "reparse", reparse)
+    yield counted
+
+
+def test_checked_against_the_installed_textual() -> None:
+    # Fails on a Textual upgrade: re-read App._init_mode and App.switch_mode, then
+    # move CHECKED_TEXTUAL, or delete the patch if new screens no longer refresh the CSS.
+    assert applies(), f"textual_patch was checked against Textual {CHECKED_TEXTUAL} only"
+
+
+async def test_first_visits_do_not_reparse_the_stylesheets(
+    make_app: Callable[..., CreditscopeApp], reparses: list[int]
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        for mode in ("company", "restaurants", "catalog", "activity", "settings"):
+            await app.switch_mode(mode)
+            await settle(pilot)
+            assert app.screen.query_one(AppHeader).region.height == 1  # styled
+    assert reparses == []
+
+
+async def test_an_area_first_opened_after_a_theme_change_has_the_new_theme(
+    make_app: Callable[..., CreditscopeApp]
+) -> None:
+    app = make_app(theme="textual-dark")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        dark = app.screen.query_one(AppHeader).styles.background
+        app.theme = "textual-light"
+        await settle(pilot)
+        light = app.screen.query_one(AppHeader).styles.background
+        await app.switch_mode("catalog")
+        await settle(pilot)
+        assert light != dark
+        assert app.screen.query_one(AppHeader).styles.background == light
+
+
+async def test_style_caches_of_removed_widgets_are_let_go(
+    make_app: Callable[..., CreditscopeApp],
+) -> None:
+    """Textual's StylesCache.get_inner_outer cache keeps every widget's rendered lines
+    (textual#6665) unless the patch caches by colour; restaurants opened and closed
+    must not leave their style caches behind."""
+    import gc
+
+    from textual._styles_cache import StylesCache
+
+    def live_style_caches() -> int:
+        gc.collect()
+        return sum(1 for thing in gc.get_objects() if isinstance(thing, StylesCache))
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await app.switch_mode("restaurants")
+        await settle(pilot)
+        screen = app.screen
+        screen.query_one("#location").value = "Lisbon"
+        screen.query_one("#location").focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("enter")  # open the first restaurant
+        await settle(pilot)
+        await pilot.press("escape")
+        await settle(pilot)
+        baseline = live_style_caches()
+        for _ in range(3):
+            await pilot.press("enter")
+            await settle(pilot)
+            await pilot.press("escape")
+            await settle(pilot)
+        assert live_style_caches() <= baseline + 5
