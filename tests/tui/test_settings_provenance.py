@@ -19,8 +19,9 @@ from creditscope.settings_preview import read_settings_preview
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from creditscope.tui.widgets.error_panel import ErrorPanel
+from pilot_support import settle
 
-from .conftest import FROZEN_NOW, SIZE, sandbox_client_factory, settle
+from .conftest import FROZEN_NOW, SIZE, sandbox_client_factory
 
 ENV_KEY = "sk_live_from_the_environment_7777"
 
