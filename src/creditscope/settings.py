@@ -1,58 +1,67 @@
-"""User settings: defaults < TOML config file < ``CREDITSCOPE_*`` environment variables.
+"""User settings, and where each value came from.
 
-``load_settings`` is the way in: it reads the config file (from
-``CREDITSCOPE_CONFIG_FILE`` or the user config dir) and falls back to defaults
-with a warning when the file is broken. ``save_settings`` writes the file with
-mode 0600; it is the only place the API key is ever written.
+Precedence, lowest first::
 
-Loading has two steps: :mod:`creditscope.settings_layers` reads the file and the
-environment without pydantic (the explorer's first frame reads its few settings
-from there), and :func:`validate_layers` validates them into ``Settings``.
-``load_settings`` runs both.
+    defaults < config file (TOML) < environment (CREDITSCOPE_*) < command-line flags
+                                                                  and explorer choices
+
+:func:`load_settings` is the way in. It reads the config file (from
+``CREDITSCOPE_CONFIG_FILE`` or the user config dir) and the environment with
+pydantic-settings' own sources (``TomlConfigSettingsSource``; ``EnvSettingsSource``
+with the ``CREDITSCOPE_`` prefix, ``__`` for nesting, JSON for a dict or model
+field), merges them and validates the result once. A config file that does not
+parse or holds an invalid value is ignored as a whole, with a warning; an invalid
+environment variable is a :class:`SettingsError`. What it returns carries its
+:class:`Provenance`: the file's own values and what the environment set.
+
+Command-line flags and choices made in the explorer are changes to loaded
+settings (``settings.model_copy(update=...)``), so they win over both.
+:func:`save_settings` writes only those changes, on top of the file's own
+values: a value that came from the environment never lands in the file. It
+writes with mode 0600: the config file is the only file that may hold the key.
+
+``Settings(...)`` built directly is exactly its arguments plus defaults (it reads
+neither the file nor the environment), so saving it writes every value it sets.
+
+The explorer's first frame does not wait for any of this (pydantic is slow to
+import): it reads a preview, :mod:`creditscope.settings_preview`.
 """
 
 from __future__ import annotations
 
-import json
-import os
-import typing
-from contextvars import ContextVar
+import dataclasses
+from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import platformdirs
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError, field_validator
 from pydantic_settings import (
     BaseSettings,
-    InitSettingsSource,
+    EnvSettingsSource,
     PydanticBaseSettingsSource,
     SettingsConfigDict,
+    TomlConfigSettingsSource,
 )
+from pydantic_settings import SettingsError as SourceError
 
 from creditscope import operations
-from creditscope.private_files import private_directory
-from creditscope.settings_layers import (
-    COMPLEX_FIELDS,
+from creditscope.settings_file import read_toml, write_private_toml
+from creditscope.settings_preview import (
     CONFIG_FILE_ENV,
     ENV_PREFIX,
     SettingsError,
-    SettingsLayers,
     default_config_file,
-    read_config_file,
-    read_env,
-    read_settings_layers,
+    is_sandbox,
 )
 from creditscope.web_demo import refuse_in_web_demo
 
 __all__ = [
-    "CONFIG_FILE_ENV", "ENV_PREFIX", "Settings", "SettingsError", "SettingsLayers", "TTLSettings",
-    "default_config_file", "load_settings", "read_config_file", "save_settings",
-    "settings_toml", "validate_layers",
+    "CONFIG_FILE_ENV", "ENV_PREFIX", "MAX_TIMEOUT_S", "Provenance", "Settings", "SettingsError",
+    "Sources", "TTLSettings", "default_config_file", "load_settings", "read_config_file",
+    "read_env", "read_sources", "save_settings", "settings_from_sources",
 ]
-
-# The merged layers (file + env) of the settings being built by ``validate_layers``
-# (None otherwise: ``Settings(...)`` built directly reads the environment alone).
-_layers: ContextVar[dict[str, Any] | None] = ContextVar("creditscope_settings_layers", default=None)
 
 
 def _default_ttl(operation: str) -> int:
@@ -87,8 +96,22 @@ DEFAULT_TIMEOUT_S = 30.0
 MAX_TIMEOUT_S = 600.0
 
 
+@dataclass(frozen=True, repr=False)
+class Provenance:
+    """Where a ``Settings`` came from, and what :func:`save_settings` compares against."""
+
+    file: Mapping[str, Any]  # the config file's values as loaded ({} when none or ignored)
+    env: Mapping[str, Any]  # what CREDITSCOPE_* set, as read (nested for dict/model fields)
+    loaded: Mapping[str, Any]  # every value as loaded (see _values)
+    baseline: Mapping[str, Any]  # every value as loaded or last saved: changes are from here
+
+    def __repr__(self) -> str:
+        # Names only: the file's values may hold the API key in clear.
+        return f"Provenance(file={sorted(self.file)}, env={sorted(self.env)})"
+
+
 class Settings(BaseSettings):
-    """Everything the user can configure. Build with ``load_settings()``."""
+    """Everything the user can configure. Build with :func:`load_settings`."""
 
     model_config = SettingsConfigDict(
         env_prefix=ENV_PREFIX, env_nested_delimiter="__", extra="ignore", validate_default=True
@@ -109,10 +132,40 @@ class Settings(BaseSettings):
     theme: str | None = None
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key, e.g. "nav.catalog"
 
+    _provenance: Provenance | None = PrivateAttr(default=None)
+
+    @field_validator("base_url")
+    @classmethod
+    def _blank_is_none(cls, value: str | None) -> str | None:
+        return (value or "").strip() or None
+
     @property
     def is_sandbox(self) -> bool:
-        """True when no base URL is configured: the built-in sandbox is used."""
-        return not (self.base_url and self.base_url.strip())
+        """True when the built-in sandbox is used (the one rule: settings_preview.is_sandbox)."""
+        return is_sandbox(self.base_url)
+
+    @property
+    def provenance(self) -> Provenance:
+        """Where these settings came from; built directly, everything is the caller's."""
+        if self._provenance is None:
+            defaults = _defaults(self.config_file)
+            self._provenance = Provenance(file={}, env={}, loaded=defaults, baseline=defaults)
+        return self._provenance
+
+    def using_sandbox(self) -> Settings:
+        """These settings switched to the built-in sandbox: no base URL, online, and no API
+        key (the sandbox uses its demo key: what is saved is what the next call uses)."""
+        return self.model_copy(update={"base_url": None, "offline": False, "api_key": None})
+
+    def env_overrides(self) -> list[str]:
+        """The environment variables that will win again, at the next start, over a value
+        changed here (e.g. ``CREDITSCOPE_API_KEY`` after the key was replaced)."""
+        now, loaded = _values(self), self.provenance.loaded
+        return sorted(
+            ENV_PREFIX + "__".join(path).upper()
+            for path in _paths(self.provenance.env)
+            if _at(now, path) != _at(loaded, path)
+        )
 
     @classmethod
     def settings_customise_sources(
@@ -123,122 +176,202 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        # Explicit arguments win, then the layers merged by settings_layers (env over file):
-        # one merge, shared with the explorer's first frame.
-        layers = _layers.get()
-        if layers is None:
-            layers = read_env()
-        return (init_settings, InitSettingsSource(settings_cls, init_kwargs=dict(layers)))
+        # Only the arguments: load_settings reads the file and the environment itself,
+        # so that it knows which value came from where.
+        return (init_settings,)
 
 
-def _complex_fields() -> frozenset[str]:
-    """Settings' dict and model fields: the ones settings_layers JSON-decodes and nests."""
-    return frozenset(
-        name for name, info in Settings.model_fields.items()
-        if typing.get_origin(info.annotation) is dict
-        or (isinstance(info.annotation, type) and issubclass(info.annotation, BaseModel))
-    )
+# --- loading ------------------------------------------------------------------------
 
 
-# settings_layers reads the environment without the model; keep it in step with it.
-if _complex_fields() != COMPLEX_FIELDS:  # pragma: no cover - a developer error
-    raise RuntimeError(f"settings_layers.COMPLEX_FIELDS must be {sorted(_complex_fields())}")
+@dataclass(frozen=True)
+class Sources:
+    """The config file's values and the environment's, as pydantic-settings read them."""
+
+    config_file: Path
+    file: dict[str, Any]
+    env: dict[str, Any]
+    warnings: tuple[str, ...] = ()  # about the file (it does not parse)
 
 
-def validate_layers(layers: SettingsLayers) -> tuple[Settings, list[str]]:
-    """Step two of loading: ``Settings`` from the merged layers, plus warnings.
+def read_sources() -> Sources:
+    """The config file and the ``CREDITSCOPE_*`` environment, read but not validated.
 
-    A file with an invalid value is ignored as a whole, with a warning; an invalid
-    environment variable raises :class:`SettingsError`.
+    Raises :class:`SettingsError` when a dict variable is not JSON (``CREDITSCOPE_KEYS``).
     """
-    warnings = list(layers.warnings)
-    token = _layers.set(layers.merged())
+    env = read_env()
+    path = Path(env.get("config_file") or default_config_file())
+    file, warnings = read_config_file(path)
+    return Sources(path, file, env, tuple(warnings))
+
+
+def read_env(environ: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """The ``CREDITSCOPE_*`` variables of ``environ`` (default: this process's), as
+    pydantic-settings reads them: nested by ``__``, dict fields decoded from JSON."""
+    source = EnvSettingsSource(Settings)
+    if environ is not None:  # names are case-insensitive, as pydantic-settings reads them
+        source.env_vars = {name.lower(): value for name, value in environ.items()}
     try:
+        return source()
+    except SourceError as error:
+        raise SettingsError(f"Invalid {ENV_PREFIX}* environment variable: {error}") from None
+
+
+def read_config_file(path: Path) -> tuple[dict[str, Any], list[str]]:
+    """The config file's values ({} when there is none) and a warning if it does not parse."""
+    try:
+        file = TomlConfigSettingsSource(Settings, toml_file=path)()
+    except (OSError, ValueError) as error:  # ValueError: bad TOML or not UTF-8
+        return {}, [_ignored(path, str(error))]
+    file.pop("config_file", None)  # a file does not move itself
+    return file, []
+
+
+def settings_from_sources(sources: Sources) -> tuple[Settings, list[str]]:
+    """Validated ``Settings`` from ``sources`` (env over file over defaults), plus warnings.
+
+    An invalid value in the file: the file is ignored, with a warning. An invalid
+    environment variable: :class:`SettingsError`.
+    """
+    warnings = list(sources.warnings)
+    file = sources.file
+    try:
+        settings = Settings(**_merged(file, sources.env))
+    except ValidationError as error:
+        if not file:
+            raise _env_error(error) from None
         try:
-            return Settings(), warnings
-        except ValidationError as exc:
-            if not layers.file:
-                raise
-            warnings.append(
-                f"Ignoring the config file {layers.path}: {_first_error(exc)}. Using defaults."
-            )
-        _layers.set(layers.merged(with_file=False))
-        return Settings(), warnings
-    except ValidationError as exc:
-        message = f"Invalid {ENV_PREFIX}* environment variable: {_first_error(exc)}"
-        raise SettingsError(message) from None
-    finally:
-        _layers.reset(token)
+            settings = Settings(**sources.env)
+        except ValidationError as env_error:
+            raise _env_error(env_error) from None
+        warnings.append(_ignored(sources.config_file, _first_error(error)))
+        file = {}
+    values = _values(settings)
+    settings._provenance = Provenance(file=file, env=sources.env, loaded=values, baseline=values)
+    return settings, warnings
 
 
 def load_settings() -> tuple[Settings, list[str]]:
     """Settings from defaults, the config file and the environment, plus warnings."""
-    return validate_layers(read_settings_layers())
+    return settings_from_sources(read_sources())
 
 
-def _first_error(exc: ValidationError) -> str:
-    first = exc.errors()[0]
+def _merged(file: Mapping[str, Any], env: Mapping[str, Any]) -> dict[str, Any]:
+    merged = dict(file)
+    for name, value in env.items():
+        below = merged.get(name)
+        if isinstance(value, Mapping) and isinstance(below, Mapping):
+            value = {**below, **value}  # a table is merged entry by entry
+        merged[name] = value
+    return merged
+
+
+def _ignored(path: Path, reason: str) -> str:
+    return f"Ignoring the config file {path}: {reason}. Using defaults."
+
+
+def _env_error(error: ValidationError) -> SettingsError:
+    return SettingsError(f"Invalid {ENV_PREFIX}* environment variable: {_first_error(error)}")
+
+
+def _first_error(error: ValidationError) -> str:
+    first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
     return f"{where}: {first['msg']}" if where else str(first["msg"])
 
 
-def save_settings(settings: Settings, path: Path | None = None) -> Path:
-    """Write ``settings`` as TOML with mode 0600 (the only file that may hold the key)."""
-    target = path or settings.config_file
+# --- saving -------------------------------------------------------------------------
+
+
+def save_settings(settings: Settings) -> Path:
+    """Write what changed in ``settings`` since they were loaded (or last saved) on top of
+    the config file's own values, with mode 0600; return the file's path.
+
+    A value that came from the environment and was not changed is not written. A value
+    changed back to none (no budget, no key) is removed from the file. Refuses, with
+    :class:`SettingsError`, to write over a file that does not parse or would be invalid
+    (it is the user's; loading ignored it). The saved values become the new baseline.
+    """
     refuse_in_web_demo("The configuration")
-    private_directory(target.parent)
-    text = settings_toml(settings)
-    temporary = target.with_name(target.name + ".tmp")
-    # Created 0600 from the first byte, so the key is never readable by others.
-    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    path = settings.config_file
+    now = _values(settings)
+    changes = _changes(settings.provenance.baseline, now, _defaults(path))
+    file = _apply(read_toml(path), changes)
     try:
-        os.fchmod(fd, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(text)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
-    os.replace(temporary, target)
-    os.chmod(target, 0o600)
-    return target
+        Settings(**file)
+    except ValidationError as error:
+        raise SettingsError(f"the config file {path} holds an invalid value"
+                            f" ({_first_error(error)}); correct it there first") from None
+    write_private_toml(path, file)
+    settings._provenance = dataclasses.replace(settings.provenance, file=file, baseline=now)
+    return path
 
 
-def settings_toml(settings: Settings) -> str:
-    """The TOML text of ``settings``: set values only, defaults left out."""
-    defaults = Settings()
-    lines = ["# creditscope settings (written by creditscope; mode 0600)"]
-    if settings.base_url:
-        lines.append(f"base_url = {_toml_string(settings.base_url)}")
-    if settings.api_key is not None and settings.api_key.get_secret_value():
-        lines.append(f"api_key = {_toml_string(settings.api_key.get_secret_value())}")
-    if settings.cache_dir != defaults.cache_dir:
-        lines.append(f"cache_dir = {_toml_string(str(settings.cache_dir))}")
-    if settings.data_dir != defaults.data_dir:
-        lines.append(f"data_dir = {_toml_string(str(settings.data_dir))}")
-    if settings.offline:
-        lines.append("offline = true")
-    if settings.budget is not None:
-        lines.append(f"budget = {settings.budget}")
-    if settings.timeout != DEFAULT_TIMEOUT_S:
-        lines.append(f"timeout = {settings.timeout:g}")
-    if settings.theme:
-        lines.append(f"theme = {_toml_string(settings.theme)}")
-    ttl_defaults = TTLSettings()
-    changed = {
-        name: value
-        for name, value in settings.ttl.model_dump().items()
-        if value != getattr(ttl_defaults, name)
-    }
-    if changed:
-        lines += ["", "[ttl]"] + [f"{name} = {value}" for name, value in changed.items()]
-    if settings.keys:
-        lines += ["", "[keys]"] + [
-            f"{_toml_string(binding)} = {_toml_string(key)}"
-            for binding, key in sorted(settings.keys.items())
-        ]
-    return "\n".join(lines) + "\n"
+def _defaults(config_file: Path) -> dict[str, Any]:
+    return _values(Settings(config_file=config_file))
 
 
-def _toml_string(value: str) -> str:
-    # JSON string escapes (\", \\, \n, \uXXXX) are valid TOML basic-string escapes.
-    return json.dumps(value, ensure_ascii=False)
+def _values(settings: Settings) -> dict[str, Any]:
+    """Every value as the file holds it (paths as text; the key stays a SecretStr)."""
+    values = settings.model_dump(exclude={"config_file"})
+    return {name: str(value) if isinstance(value, Path) else value
+            for name, value in values.items()}
+
+
+def _changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], defaults: Mapping[str, Any]
+) -> dict[str, Any]:
+    """What differs in ``after``; for a table, only its changed entries. A value changed
+    to its default is None: removed from the file, which then says only what was set."""
+    changes: dict[str, Any] = {}
+    for name, value in after.items():
+        old, default = before.get(name), defaults.get(name)
+        if isinstance(value, dict) and isinstance(old, dict):
+            default_table = default if isinstance(default, dict) else {}
+            table = {key: None if item == default_table.get(key) else item
+                     for key, item in value.items() if old.get(key) != item}
+            table |= {key: None for key in old.keys() - value.keys()}
+            if table:
+                changes[name] = table
+        elif value != old:
+            changes[name] = None if value == default else value
+    return changes
+
+
+def _apply(file: dict[str, Any], changes: Mapping[str, Any]) -> dict[str, Any]:
+    """The file's values with ``changes`` made; None removes a value or table entry."""
+    result = dict(file)
+    for name, value in changes.items():
+        if isinstance(value, dict):
+            below = result.get(name)
+            table = dict(below) if isinstance(below, dict) else {}
+            for key, item in value.items():
+                if item is None:
+                    table.pop(key, None)
+                else:
+                    table[key] = item
+            value = table or None
+        if value is None:
+            result.pop(name, None)
+        else:  # the one place the key is taken out of its SecretStr: to be written
+            result[name] = value.get_secret_value() if isinstance(value, SecretStr) else value
+    return result
+
+
+def _paths(values: Mapping[str, Any], prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+    """The path of every leaf value in nested ``values``: ``[("ttl", "catalog"), ...]``."""
+    paths: list[tuple[str, ...]] = []
+    for name, value in values.items():
+        if isinstance(value, Mapping):
+            paths += _paths(value, (*prefix, name))
+        else:
+            paths.append((*prefix, name))
+    return paths
+
+
+def _at(values: Mapping[str, Any], path: tuple[str, ...]) -> Any:
+    found: Any = values
+    for part in path:
+        found = found.get(part) if isinstance(found, Mapping) else None
+    return found
+

@@ -20,7 +20,7 @@ from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.records import UNEXPLAINED, CacheStatus
 from creditscope.client.retry import RetryPolicy
-from creditscope.settings import Settings, SettingsError, load_settings, settings_toml
+from creditscope.settings import Settings, SettingsError, load_settings
 
 SEARCH = "restaurants/search"
 
@@ -164,7 +164,6 @@ def test_creditscope_timeout_reaches_the_client(
     monkeypatch.setenv("CREDITSCOPE_TIMEOUT", "7.5")
     settings, _ = load_settings()
     assert settings.timeout == 7.5
-    assert "timeout = 7.5" in settings_toml(settings)
     client = build_client(settings.model_copy(update={"cache_dir": tmp_path / "c",
                                                       "data_dir": tmp_path / "d"}))
     assert client._http.timeout.read == 7.5

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+from pydantic import SecretStr
 from reliability_support import CANARY_KEY, LIVE_URL, InstantRetry, cli_with_transport, run_cli
 
 from creditscope.client import errors
@@ -34,11 +35,10 @@ async def test_the_key_is_only_in_the_0600_config_file(
                                        keys={CANARY_KEY: 1_000}))
         transport = httpx.ASGITransport(app=app)
         monkeypatch.setenv("CREDITSCOPE_BASE_URL", LIVE_URL)
-        monkeypatch.setenv("CREDITSCOPE_API_KEY", CANARY_KEY)
         settings, _ = load_settings()
-        config_file = save_settings(settings)  # Settings > Save
-        monkeypatch.delenv("CREDITSCOPE_API_KEY")  # from now on the key comes from the file
-        settings, _ = load_settings()
+        typed = settings.model_copy(update={"api_key": SecretStr(CANARY_KEY)})  # in Settings
+        config_file = save_settings(typed)  # Settings > Save
+        settings, _ = load_settings()  # from now on the key comes from the file
         assert settings.api_key is not None
         client = build_client(settings, transport=transport)
         client.retry_policy = InstantRetry()

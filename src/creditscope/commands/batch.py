@@ -84,7 +84,7 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
     Example:
       creditscope batch professional_network/find_company companies.csv --out results.csv
     """
-    from creditscope.settings import SettingsError, load_settings
+    from creditscope.commands.settings_loading import command_settings
     from creditscope.support.batch_input import BatchFile, BatchFileProblem
     from creditscope.support.batch_plan import plan_batch
     from creditscope.wiring import build_client
@@ -97,12 +97,7 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
         source = BatchFile(file, op.name, ignore_extra=ignore_extra_columns)
     except BatchFileProblem as exc:
         raise click.UsageError(str(exc)) from None
-    try:
-        settings, warnings = load_settings()
-    except SettingsError as exc:
-        raise click.UsageError(str(exc)) from None
-    for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+    settings = command_settings()
     client = build_client(settings)
     try:
         click.echo(f"{file}: {source.description}", err=True)

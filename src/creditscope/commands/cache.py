@@ -20,15 +20,10 @@ def _size(size_bytes: int) -> str:
 
 def _open_cache() -> ResponseCache:
     from creditscope.client.cache import ResponseCache
-    from creditscope.settings import SettingsError, load_settings
+    from creditscope.commands.settings_loading import command_settings
     from creditscope.wiring import cache_directory
 
-    try:
-        settings, warnings = load_settings()
-    except SettingsError as exc:
-        raise click.UsageError(str(exc)) from None
-    for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+    settings = command_settings()
     cache = ResponseCache(cache_directory(settings))
     for warning in cache.warnings:  # a damaged cache was set aside and rebuilt
         click.echo(f"warning: {warning}", err=True)

@@ -156,7 +156,7 @@ def command(
         CreditscopeError,
         InvalidRequest,
     )
-    from creditscope.settings import SettingsError, load_settings
+    from creditscope.commands.settings_loading import command_settings
     from creditscope.wiring import build_client
 
     if from_curl is not None and operation is not None:
@@ -168,12 +168,7 @@ def command(
     except KeyError as exc:
         raise click.UsageError(str(exc.args[0])) from None
     params: dict[str, Any] = parse_params(list(ctx.args))
-    try:
-        settings, warnings = load_settings()
-    except SettingsError as exc:
-        raise click.UsageError(str(exc)) from None
-    for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+    settings = command_settings()
     if offline:
         settings = settings.model_copy(update={"offline": True})
     client = build_client(settings)

@@ -46,15 +46,10 @@ def totals_json(totals: Totals) -> dict[str, object]:
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def command(as_json: bool) -> None:
     """Show credits spent and saved: the last session and all time, per operation."""
-    from creditscope.settings import SettingsError, load_settings
+    from creditscope.commands.settings_loading import command_settings
     from creditscope.wiring import ledger_path
 
-    try:
-        settings, warnings = load_settings()
-    except SettingsError as exc:
-        raise click.UsageError(str(exc)) from None
-    for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+    settings = command_settings()
     path = ledger_path(settings)
     if not path.exists():
         click.echo(f"No calls recorded yet ({path}).")

@@ -14,26 +14,17 @@ if TYPE_CHECKING:
 @click.command(name="tui")
 def command() -> None:
     """Open the explorer (on the built-in sandbox unless a base URL is configured)."""
-    # Step one of loading settings only (file + env, no pydantic): the first frame
-    # needs just a few of them. The app validates the rest right after that frame,
-    # and exits with the error if the environment holds an invalid value.
-    from creditscope.settings_layers import SettingsError, read_settings_layers
-
-    try:
-        layers = read_settings_layers()
-    except SettingsError as error:
-        raise click.ClickException(str(error)) from None
-    for warning in layers.warnings:
-        click.echo(f"warning: {warning}", err=True)
+    # Only the settings preview (no pydantic) before the first frame; the app loads
+    # the settings right after it, and exits with the error if one is unusable.
+    from creditscope.commands.settings_loading import echo_warnings, unusable_settings
+    from creditscope.settings_preview import read_settings_preview
     from creditscope.tui.app import CreditscopeApp
 
-    app = CreditscopeApp(layers, client_factory=_build_client)
+    app = CreditscopeApp(read_settings_preview(), client_factory=_build_client)
     app.run()
-    # Found while validating, after the first frame (the app showed the warnings too).
-    for warning in app.settings_warnings[len(layers.warnings):]:
-        click.echo(f"warning: {warning}", err=True)
+    echo_warnings(app.settings_warnings)  # the app showed them too; they outlive its screen
     if app.settings_error is not None:
-        raise click.ClickException(str(app.settings_error))
+        raise unusable_settings(app.settings_error)
 
 
 def _build_client(settings: Settings) -> DataClient:

@@ -31,7 +31,7 @@ import click
 
 from creditscope.commands.web_access import AccessPolicy, is_loopback, is_wildcard, new_token
 from creditscope.commands.web_server import DEFAULT_MAX_TABS, DemoServer, browser_url
-from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
+from creditscope.sandbox import DEMO_KEY
 
 if TYPE_CHECKING:
     from creditscope.settings import Settings
@@ -48,8 +48,7 @@ def has_live_key(settings: Settings) -> bool:
     The sandbox's demo key is never live, whichever sandbox it is sent to.
     """
     key = settings.api_key.get_secret_value() if settings.api_key is not None else ""
-    sandbox = settings.is_sandbox or (settings.base_url or "").rstrip("/") == SANDBOX_BASE_URL
-    return not sandbox and bool(key) and key != DEMO_KEY
+    return not settings.is_sandbox and bool(key) and key != DEMO_KEY
 
 
 def live_key_now() -> str | None:
@@ -131,14 +130,9 @@ def command(
     settings, read-only. Open the printed URL (it carries a secret token).
     Stop with Ctrl+C.
     """
-    from creditscope.settings import SettingsError, load_settings
+    from creditscope.commands.settings_loading import command_settings
 
-    try:
-        settings, warnings = load_settings()
-    except SettingsError as exc:
-        raise click.ClickException(str(exc)) from None
-    for warning in warnings:
-        click.echo(f"warning: {warning}", err=True)
+    settings = command_settings()
 
     live_key = has_live_key(settings)
     loopback = is_loopback(host)

@@ -1,7 +1,7 @@
 """Doctor's settings checks: the config file, where each value came from, the service, the key.
 
-Loads settings the way every command does (:mod:`creditscope.settings_layers`,
-then :func:`creditscope.settings.validate_layers`) but keeps going past what
+Loads settings the way every command does (:func:`creditscope.settings.read_sources`,
+then :func:`creditscope.settings.settings_from_sources`) but keeps going past what
 would stop them: a broken file or an invalid environment variable is a finding,
 and the remaining checks run on what creditscope would actually use.
 """
@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import os
 import stat
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Literal
@@ -22,12 +23,12 @@ from creditscope.settings import (
     ENV_PREFIX,
     Settings,
     SettingsError,
-    SettingsLayers,
+    Sources,
     default_config_file,
     read_config_file,
-    validate_layers,
+    read_env,
+    settings_from_sources,
 )
-from creditscope.settings_layers import read_env
 
 Source = Literal["env", "file", "default"]
 
@@ -54,15 +55,15 @@ def diagnose_settings() -> SettingsDiagnosis:
     path = default_config_file()
     file_data, parse_warnings = read_config_file(path)
     env, env_problems = _usable_env(path, file_data)
-    layers = SettingsLayers(path, file_data, env, tuple(parse_warnings))
     try:
-        settings, warnings = validate_layers(layers)
+        settings, warnings = settings_from_sources(
+            Sources(path, file_data, env, tuple(parse_warnings)))
     except SettingsError as error:  # valid one by one, invalid together (rare): drop them all
         env_problems.append(str(error))
-        env = {}
-        settings, warnings = validate_layers(SettingsLayers(path, file_data, {}, layers.warnings))
+        settings, warnings = settings_from_sources(
+            Sources(path, file_data, {}, tuple(parse_warnings)))
     file_ignored = [w for w in warnings if w not in parse_warnings]
-    sources = _sources(file_data if not file_ignored else {}, env)
+    sources = _sources(settings.provenance.file, settings.provenance.env)
     findings = [
         _config_file_finding(path, file_data, parse_warnings, file_ignored),
         _sources_finding(sources, env_problems),
@@ -84,7 +85,7 @@ def _usable_env(path: Path, file_data: dict[str, Any]) -> tuple[dict[str, Any], 
     for name in sorted(ours):
         try:
             alone = read_env({name: ours[name]})
-            validate_layers(SettingsLayers(path, file_data, alone))
+            settings_from_sources(Sources(path, file_data, alone))
         except SettingsError as error:
             # "Invalid CREDITSCOPE_* environment variable: budget: REASON" -> REASON
             message = str(error).removeprefix(f"Invalid {ENV_PREFIX}* environment variable: ")
@@ -94,7 +95,7 @@ def _usable_env(path: Path, file_data: dict[str, Any]) -> tuple[dict[str, Any], 
     return read_env(ours), problems
 
 
-def _sources(file_data: dict[str, Any], env: dict[str, Any]) -> dict[str, Source]:
+def _sources(file_data: Mapping[str, Any], env: Mapping[str, Any]) -> dict[str, Source]:
     """``{"api_key": "env", "theme": "file", ...}`` for every value not left at its default."""
     found: dict[str, Source] = {}
     for name in Settings.model_fields:

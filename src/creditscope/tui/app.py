@@ -20,7 +20,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
-from creditscope.settings_layers import SettingsLayers
+from creditscope.settings_preview import SettingsPreview
 from creditscope.tui.app_client import ClientApp, ClientFactory
 from creditscope.tui.host import Clock, ExplorerHost
 from creditscope.tui.navigation import NavEntry, ordered_entries
@@ -80,7 +80,7 @@ class CreditscopeApp(ClientApp):
 
     def __init__(
         self,
-        settings: Settings | SettingsLayers,
+        settings: Settings | SettingsPreview,
         *,
         client_factory: ClientFactory | None = None,
         clock: Clock | None = None,
@@ -88,8 +88,8 @@ class CreditscopeApp(ClientApp):
     ) -> None:
         """``initial_mode`` opens another area than the first (e.g. ``"catalog"``).
 
-        ``settings`` may be the raw layers (step one of loading settings): they are
-        validated after the first frame; an invalid value ends the app with
+        ``settings`` may be a preview (what the first frame needs): the settings are
+        loaded after the first frame; an unusable value ends the app with
         ``settings_error`` set.
         """
         super().__init__(settings, client_factory=client_factory)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 
 from textual import on, work
 
-from creditscope.settings_layers import SettingsError, SettingsLayers
+from creditscope.settings_preview import SettingsError, SettingsPreview
 from creditscope.tui.app_settings import SettingsApp
 from creditscope.tui.messages import ClientFailed, ClientReady, CreditSnapshot, LedgerChanged
 from creditscope.tui.widgets.credit_meter import snapshot_of
@@ -36,7 +36,7 @@ class ClientApp(SettingsApp):
     """An App that builds, rebuilds and closes the data client, and follows its ledger."""
 
     def __init__(
-        self, settings: Settings | SettingsLayers, *, client_factory: ClientFactory | None = None
+        self, settings: Settings | SettingsPreview, *, client_factory: ClientFactory | None = None
     ) -> None:
         super().__init__(settings)
         self.client_factory = client_factory

@@ -1,13 +1,13 @@
-"""The explorer's settings: validated after the first frame, shown as the header badge,
+"""The explorer's settings: loaded after the first frame, shown as the header badge,
 applied as theme and keymap, and the theme remembered in the config file.
 
-The first frame is drawn before the settings are validated: the app may be
-given the raw :class:`~creditscope.settings_layers.SettingsLayers` (no
-pydantic), reads the theme, keys and badge from them, and validates them into
-``Settings`` in the client worker (``settings`` validates on first use if asked
-earlier). Every change of where requests go is published as a
-:class:`~creditscope.tui.host.Connection` on ``signals.connection_changed``, so
-the badge of every area (opened before or after) and the Settings form follow it.
+The first frame is drawn before the settings are loaded: the app may be given a
+:class:`~creditscope.settings_preview.SettingsPreview` (no pydantic), reads the
+theme, keys and badge from it, and loads the ``Settings`` in the client worker
+(``settings`` loads them on first use if asked earlier). Every change of where
+requests go is published as a :class:`~creditscope.tui.host.Connection` on
+``signals.connection_changed``, so the badge of every area (opened before or
+after) and the Settings form follow it.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from urllib.parse import urlsplit
 from textual import work
 from textual.theme import Theme
 
-from creditscope.sandbox import SANDBOX_BASE_URL
-from creditscope.settings_layers import SettingsError, SettingsLayers
+from creditscope.settings_preview import SettingsError, SettingsPreview, is_sandbox
 from creditscope.tui.fit import FittedApp
 from creditscope.tui.host import Connection, ExplorerSignals
 from creditscope.tui.web_tab import in_web_tab
@@ -33,13 +32,13 @@ if TYPE_CHECKING:
 class SettingsApp(FittedApp):
     """An App that owns the explorer's settings and says where requests go."""
 
-    def __init__(self, settings: Settings | SettingsLayers) -> None:
-        """``settings`` may be the raw layers: validated after the first frame; an invalid
-        value ends the app with ``settings_error`` set."""
+    def __init__(self, settings: Settings | SettingsPreview) -> None:
+        """``settings`` may be a preview: the settings are loaded after the first frame;
+        an unusable value ends the app with ``settings_error`` set."""
         super().__init__()
         self._settings: Settings | None = None
-        self._pending_settings: SettingsLayers | None = None
-        if isinstance(settings, SettingsLayers):
+        self._pending_settings: SettingsPreview | None = None
+        if isinstance(settings, SettingsPreview):
             self._pending_settings = settings
         else:
             self._settings = settings
@@ -65,22 +64,23 @@ class SettingsApp(FittedApp):
         self._publish_connection()
 
     @property
-    def _frame_settings(self) -> Settings | SettingsLayers:
-        """What the frame shows (theme, keys, badge): the settings, or the raw layers
-        until they are validated (same attribute names)."""
+    def _frame_settings(self) -> Settings | SettingsPreview:
+        """What the frame shows (theme, keys, badge): the settings, or the preview
+        until they are loaded (same attribute names)."""
         if self._settings is not None:
             return self._settings
         assert self._pending_settings is not None
         return self._pending_settings
 
     def _validated_settings(self) -> Settings:
-        # Step two of loading settings, in whichever thread asks first (usually the
-        # client worker); the lock makes it happen once. Raises SettingsError.
+        # Loads the settings in whichever thread asks first (usually the client
+        # worker); the lock makes it happen once. Raises SettingsError.
         with self._settings_lock:
             if self._settings is None:
-                assert self._pending_settings is not None
+                from creditscope.settings import load_settings
+
                 try:
-                    settings, warnings = self._pending_settings.load()
+                    settings, warnings = load_settings()
                 except SettingsError as error:
                     self.call_later(self._settings_failed, error)  # thread-safe
                     raise
@@ -92,7 +92,7 @@ class SettingsApp(FittedApp):
         self.settings_warnings = warnings
         for warning in warnings:
             self.notify(warning, title="Settings", severity="warning", timeout=20)
-        # The first frame read the raw layers; a file ignored as invalid changes them.
+        # The first frame showed the preview; the loaded settings may differ from it.
         self._apply_settings()
 
     def _settings_failed(self, error: SettingsError) -> None:
@@ -101,7 +101,7 @@ class SettingsApp(FittedApp):
             self.exit(return_code=1)
 
     def _apply_settings(self) -> None:
-        """Theme, keymap and connection from the settings (or the layers, at mount)."""
+        """Theme, keymap and connection from the settings (or the preview, at mount)."""
         settings = self._frame_settings
         theme = settings.theme
         if theme and theme in self.available_themes and theme != self.theme:
@@ -116,9 +116,9 @@ class SettingsApp(FittedApp):
 
     @property
     def is_sandbox(self) -> bool:
-        """True when the configured base URL is the built-in sandbox (or none is set)."""
+        """True when the built-in sandbox is used (the one rule: settings_preview.is_sandbox)."""
         base_url = self._frame_settings.base_url
-        return not base_url or str(base_url).rstrip("/") == SANDBOX_BASE_URL
+        return is_sandbox(str(base_url) if base_url else None)
 
     @property
     def connection(self) -> Connection:

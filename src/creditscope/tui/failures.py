@@ -11,6 +11,8 @@ import logging
 
 from textual.app import App
 
+from creditscope.settings_preview import SettingsError
+
 logger = logging.getLogger("creditscope.tui")
 logger.addHandler(logging.NullHandler())  # a library's logger: the host app picks the output
 
@@ -23,6 +25,10 @@ def failure_notice(what: str, error: BaseException) -> tuple[str, str]:
         step = ("Check that the file or folder can be written (permissions, free space), "
                 "then try again.")
         return f"{what} failed", f"{where}{reason}\n{step}"
+    if isinstance(error, SettingsError):  # the config file: unreadable, or not valid settings
+        step = ("Check that the file can be read and written and holds valid settings "
+                "(or move it aside), then try again.")
+        return f"{what} failed", f"{error}\n{step}"
     from creditscope.tui.widgets.error_panel import describe
 
     title, code, message, step = describe(error)

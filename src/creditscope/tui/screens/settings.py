@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -177,7 +177,7 @@ class SettingsScreen(AreaScreen):
             "timeout": _seconds(self.query_one("#timeout", Input).value),
             "offline": self.query_one("#offline", Switch).value,
             "ttl": TTLSettings.model_validate(ttl),
-            "theme": str(self.query_one("#theme", Select).value),
+            "theme": self.app.theme,  # the Select sets it; the palette may have since
         })
 
     @on(Button.Pressed, "#save")
@@ -195,13 +195,12 @@ class SettingsScreen(AreaScreen):
 
     @on(Button.Pressed, "#use-sandbox")
     def action_use_sandbox(self) -> None:
-        """Switch to the built-in sandbox in one step (and save that choice)."""
-        app: Any = self.app
+        """Switch to the built-in sandbox in one step, with its demo key (and save that)."""
         if self._read_only():
             return
         self.query_one("#base-url", Input).value = ""
-        self._save(app.settings.model_copy(update={"base_url": None, "offline": False}),
-                   "Using the built-in sandbox")
+        self.query_one("#offline", Switch).value = False
+        self._save(host_of(self).settings.using_sandbox(), "Using the built-in sandbox")
 
     @on(Select.Changed, "#theme")
     def _theme_picked(self, event: Select.Changed) -> None:
@@ -210,19 +209,23 @@ class SettingsScreen(AreaScreen):
 
     @work(thread=True, exclusive=True, group="settings-save", description="Save settings",
           exit_on_error=False)
-    def _save(self, settings: Any, done: str) -> None:
+    def _save(self, settings: Settings, done: str) -> None:
+        from creditscope.settings import SettingsError as NotSaved
         from creditscope.settings import save_settings
 
         try:
             path = save_settings(settings)
-        except OSError as error:
+        except (OSError, NotSaved) as error:
             self.app.call_from_thread(self._message, f"Could not save: {error}", error=True)
             return
-        self.app.call_from_thread(self._saved, settings, f"{done}: {path} (mode 0600).")
+        text = f"{done}: {path} (mode 0600)."
+        overrides = settings.env_overrides()
+        if overrides:  # saved, but the environment wins again at the next start
+            text += f" At the next start {', '.join(overrides)} in the environment wins again."
+        self.app.call_from_thread(self._saved, settings, text)
 
-    def _saved(self, settings: Any, text: str) -> None:
-        app: Any = self.app
-        app.rebuild_client(settings)
+    def _saved(self, settings: Settings, text: str) -> None:
+        host_of(self).rebuild_client(settings)
         self.query_one("#api-key", Input).value = ""
         key = settings.api_key.get_secret_value() if settings.api_key else ""
         self.query_one("#api-key", Input).placeholder = (
