@@ -14,7 +14,6 @@ The footer also leaves out keys that the focused text box would type instead
 
 from __future__ import annotations
 
-import sys
 from typing import Any
 
 from textual.keys import REPLACED_KEYS, key_to_character
@@ -67,7 +66,6 @@ def is_text_box(widget: Widget | None) -> bool:
         return False
     if isinstance(widget, Input):
         return True
-    # A TextArea exists only once its module is loaded; importing it just to ask would
-    # add its document modules (~30 ms) to the first frame.
-    text_area = sys.modules.get("textual.widgets._text_area")
-    return text_area is not None and isinstance(widget, text_area.TextArea)
+    # Asked by class name: importing TextArea just to ask would add its document
+    # modules (~30 ms) to the first frame, where no TextArea exists yet.
+    return any(cls.__name__ == "TextArea" for cls in type(widget).__mro__)
