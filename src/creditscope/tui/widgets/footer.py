@@ -6,11 +6,15 @@
   ``compact``, and Textual forgets the bindings of removed keys only when that
   reactive next changes (only when the terminal crosses the narrow width): every
   key built on every focus move stayed alive (tests/tui/test_leaks.py).
+- Keys are rebuilt only when what they say changed. Textual rebuilds them on every
+  bindings update (several per key press: focus moves, price labels), and each
+  rebuild lays out and redraws the whole screen: ten per restaurant tab switch.
 """
 
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from textual import events
 from textual.widget import Widget
@@ -21,8 +25,23 @@ from creditscope.tui.key_costs import cost_of_binding, is_text_box, types_a_char
 NARROW_WIDTH = 100  # the app's "-narrow" breakpoint
 
 
+KeySignature = tuple[Any, ...]
+
+
+def key_signature(widget: Widget) -> KeySignature:
+    """What a footer child shows and does (FooterKey is not exported by Textual)."""
+    return (type(widget).__name__, tuple(sorted(widget.classes)),
+            *(getattr(widget, name, None)
+              for name in ("key", "key_display", "description", "action", "disabled",
+                           "tooltip")))
+
+
 class Footer(TextualFooter):
     """The key bar: priced keys, no keys the focused field would type."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._shown: list[KeySignature] | None = None  # what the keys on screen say
 
     def compose(self) -> Iterator[Widget]:
         """Textual's keys, filtered and priced."""
@@ -61,7 +80,12 @@ class Footer(TextualFooter):
             self.refresh(recompose=True)  # the priced keys' wording depends on the width
 
     async def recompose(self) -> None:
-        """Rebuild the keys (the bindings changed), then forget the removed keys' watchers."""
+        """Rebuild the keys when what they say changed, then forget the removed keys'
+        watchers."""
+        wanted = [key_signature(widget) for widget in self.compose()]
+        if wanted == self._shown:
+            return
+        self._shown = wanted
         await super().recompose()
         # Textual drops the watchers of removed nodes when a reactive's watchers run, so
         # run them now (same value: nothing changes on screen) and the old keys can go.
