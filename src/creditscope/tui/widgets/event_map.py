@@ -182,6 +182,24 @@ class EventMap(MapMouse, can_focus=True):
             return
         self.show_view(self.viewport.fitted(points))
 
+    def show_markers(
+        self, markers: list[MapMarker], selected: int | None, *, fit: bool
+    ) -> None:
+        """Show ``markers`` with ``selected`` highlighted; with ``fit``, frame them and the
+        search point (just the point, without diving to street level, when none)."""
+        self.markers = markers
+        self.selected = selected
+        if not fit:
+            return
+        if not markers:
+            if self.search_point is not None:
+                self.center = self.search_point
+            return
+        points = [(marker.lat, marker.lng) for marker in markers]
+        if self.search_point is not None:
+            points.append(self.search_point)
+        self.fit(points)
+
     def action_zoom_in(self) -> None:
         """Zoom in around the centre."""
         self.show_view(self.viewport.zoomed(ZOOM_STEP))

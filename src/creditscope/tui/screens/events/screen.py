@@ -38,6 +38,12 @@ from creditscope.tui.screens.events.feed_summary import (
 )
 from creditscope.tui.screens.events.feed_table import EventFeedTable
 from creditscope.tui.screens.events.formatting import point_text, viewer_zone
+from creditscope.tui.screens.events.hints import (
+    EMPTY_FEED,
+    EMPTY_START,
+    INVALID_FIELDS,
+    START_HINT,
+)
 from creditscope.tui.screens.events.location_input import (
     LocationError,
     LocationInput,
@@ -56,19 +62,6 @@ if TYPE_CHECKING:
 
 OPERATION = "ticketing/discovery"
 DEFAULT_LIMIT = 20
-START_HINT = (
-    "Press / to type a city (Tab completes it) or 'lat, lng', then Enter; or pick a point"
-    " on the map."
-)
-EMPTY_START = (
-    "No search yet. Events near your point appear here, numbered like the markers on the map."
-)
-EMPTY_FEED = "No events here: try a city, or pick a point closer to one on the map."
-# A refused field -> the box that holds it.
-INVALID_FIELDS = {
-    "location": "#events-location", "lat": "#events-location", "lng": "#events-location",
-    "limit": "#events-limit",
-}
 
 
 class EventsScreen(AreaScreen):
@@ -372,21 +365,7 @@ class EventsScreen(AreaScreen):
 
     def _show_on_map(self, *, fit: bool) -> None:
         table = self.feed_table
-        markers = venue_markers(table.events)
-        event_map = self.event_map
-        event_map.markers = markers
-        event_map.selected = table.highlighted_number
-        if not fit:
-            return
-        if not markers:
-            # Nothing to frame: look at the point without diving to street level.
-            if event_map.search_point is not None:
-                event_map.center = event_map.search_point
-            return
-        points = [(m.lat, m.lng) for m in markers]
-        if event_map.search_point is not None:
-            points.append(event_map.search_point)
-        event_map.fit(points)
+        self.event_map.show_markers(venue_markers(table.events), table.highlighted_number, fit=fit)
 
     # --- selection: table <-> map <-> detail -------------------------------------------
 
