@@ -134,6 +134,14 @@ class Gazetteer:
     def __len__(self) -> int:
         return len(self.cities)
 
+    def names(self) -> list[str]:
+        """Every folded name a city answers to (for fuzzy matching)."""
+        return list(self._by_name)
+
+    def named(self, folded: str) -> list[City]:
+        """The cities answering to the folded name ``folded``, most populous first."""
+        return list(self._by_name.get(folded, ()))
+
     def country(self, code: str) -> Country:
         """The country with this two-letter code (an unknown code gets a USD placeholder)."""
         return self.countries.get(code.upper()) or Country(code.upper(), code.upper(), "USD", "1")

@@ -1,0 +1,74 @@
+"""Is a location one the service can search? Asked before anything is sent.
+
+Events, Restaurants and ``creditscope batch`` all ask here, so an unknown place
+is refused the same way everywhere: free, with the closest names the gazetteer
+knows. The sandbox resolves locations with the same gazetteer, so a place it
+cannot find would only have bought "nothing found"; a live service may know
+more, so callers offer to send anyway after saying why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from creditscope.gazetteer import City, Gazetteer, fold, load_gazetteer
+
+EXAMPLE = "a city such as 'Lisbon' or coordinates such as '38.72, -9.14'"
+
+
+@dataclass(frozen=True)
+class PlaceCheck:
+    """What the gazetteer makes of a typed location."""
+
+    text: str
+    city: City | None  # None: not a place the gazetteer knows
+    suggestions: tuple[City, ...] = ()
+
+    @property
+    def known(self) -> bool:
+        """True when the location resolves to a place (or is a point)."""
+        return self.city is not None
+
+    @property
+    def message(self) -> str:
+        """Why nothing was sent, and what to type instead ("" for a known place)."""
+        if self.known:
+            return ""
+        shown = self.text.strip()
+        if not shown:
+            return f"Type a place first: {EXAMPLE}."
+        hint = f"Did you mean {_names(self.suggestions)}? " if self.suggestions else ""
+        return (f"No place called '{shown}' is known, so nothing was sent or charged. "
+                f"{hint}Try {EXAMPLE}.")
+
+
+def _names(cities: tuple[City, ...]) -> str:
+    labels = [city.label for city in cities]
+    return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
+
+
+def check_place(text: str, gazetteer: Gazetteer | None = None, *, limit: int = 3) -> PlaceCheck:
+    """The place ``text`` names, or the closest names when there is none."""
+    places = gazetteer or load_gazetteer()
+    city = places.resolve(text) if text.strip() else None
+    if city is not None:
+        return PlaceCheck(text, city)
+    return PlaceCheck(text, None, tuple(closest_places(text, places, limit=limit)))
+
+
+def closest_places(text: str, gazetteer: Gazetteer, *, limit: int = 3) -> list[City]:
+    """Up to ``limit`` cities whose names look most like ``text`` (typos, missing accents)."""
+    from rapidfuzz import fuzz, process  # imported on use: not needed for a known place
+
+    head = fold(text.split(",")[0])
+    if not head:
+        return []
+    names = gazetteer.names()
+    matches = process.extract(head, names, scorer=fuzz.WRatio, limit=limit * 4,
+                              score_cutoff=80)
+    found: list[City] = []
+    for name, _score, _index in matches:
+        for city in gazetteer.named(name)[:1]:  # the most populous of the namesakes
+            if city not in found:
+                found.append(city)
+    return found[:limit]
