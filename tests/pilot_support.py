@@ -26,3 +26,13 @@ def steady_credit_meter(monkeypatch: pytest.MonkeyPatch) -> None:
     from creditscope.tui.widgets import credit_meter
 
     monkeypatch.setattr(credit_meter, "SPEND_HIGHLIGHT_SECONDS", 0.0)
+
+
+def later(app: Any, seconds: float = 60.0) -> None:
+    """Let the spend guard believe ``seconds`` have passed: answers are no longer "moments"
+    old and the last press is long done (a refresh pays on its first press)."""
+    import time
+
+    shift = seconds + (getattr(app.spend_guard, "_shift", 0.0))
+    app.spend_guard._shift = shift
+    app.spend_guard.clock = lambda: time.monotonic() + shift

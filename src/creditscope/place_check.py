@@ -47,6 +47,11 @@ def _names(cities: tuple[City, ...]) -> str:
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
 
 
+def is_known_place(text: str, gazetteer: Gazetteer | None = None) -> bool:
+    """True when ``text`` names a place (cheap: for a label updated on every key)."""
+    return bool(text.strip()) and (gazetteer or load_gazetteer()).resolve(text) is not None
+
+
 def check_place(text: str, gazetteer: Gazetteer | None = None, *, limit: int = 3) -> PlaceCheck:
     """The place ``text`` names, or the closest names when there is none."""
     places = gazetteer or load_gazetteer()

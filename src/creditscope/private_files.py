@@ -50,3 +50,14 @@ def private_database(path: Path) -> Path:
         if candidate.exists():
             os.chmod(candidate, FILE_MODE)
     return path
+
+
+def write_private(path: Path, text: str) -> Path:
+    """Write ``text`` to a new or existing file readable by its owner only (0600)."""
+    path = Path(path).expanduser()
+    private_directory(path.parent)
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, FILE_MODE)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(text)
+    os.chmod(path, FILE_MODE)
+    return path

@@ -16,7 +16,7 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.company.company_card import CompanyCard
 from creditscope.tui.screens.company.match_table import MatchTable
 from creditscope.tui.screens.company.recent import RecentLookups
-from pilot_support import settle
+from pilot_support import later, settle
 
 SIZE = (120, 36)
 
@@ -160,6 +160,7 @@ async def test_unavailable_page_offers_a_priced_recheck(
         assert str(recheck.label) == "Re-check page · 10 cr"
         assert spent(app) == 10
 
+        later(app)  # a while later (a refresh of fresh data would ask for a second press)
         await pilot.click("#recheck")
         await settle(pilot)
         assert spent(app) == 20

@@ -144,7 +144,7 @@ async def test_labels_follow_the_catalog_and_price_an_expired_copy(make_app: Mak
         box.focus()
         await pilot.press("enter")
         await settle(pilot)
-        assert str(button.label) == "Search · 4 cr · cached copy expired"
+        assert str(button.label) == "Search · 4 cr · expired"
 
 
 def test_no_screen_writes_a_price_literal() -> None:

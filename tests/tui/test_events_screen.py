@@ -26,7 +26,7 @@ from creditscope.tui.screens.events.feed_table import EventFeedTable
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.event_map import EventMap
 from creditscope.tui.widgets.price_button import PriceButton
-from pilot_support import settle
+from pilot_support import later, settle
 
 from .conftest import FROZEN_NOW, SIZE
 
@@ -124,8 +124,8 @@ async def test_typing_previews_the_place_and_completes_city_names(make_app: Make
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         screen = screen_of(app)
-        assert not screen.location_input.has_focus  # number keys switch areas at start
-        await pilot.press("slash", *"Lisb")
+        assert screen.location_input.has_focus  # a cold start: a city typed at once lands here
+        await pilot.press("slash", *"Lisb")  # "/" first, from habit: not typed
         await pilot.pause()
         await pilot.press("right")  # accept the completion
         await pilot.pause()
@@ -255,6 +255,7 @@ async def test_load_more_to_the_last_page(make_app: MakeApp) -> None:
         assert not more.disabled and str(more.label) == "Load more · 3 cr"
         pages = 1
         while not more.disabled:
+            later(app, 1.0)  # a person reads the page before asking for the next
             await pilot.click(more)
             await settle(pilot)
             pages += 1
@@ -284,6 +285,7 @@ async def test_a_repeated_search_is_cached_and_refresh_pays(make_app: MakeApp) -
         await search(pilot, "Lisbon")
         assert "cached" in summary(screen) and "free" in summary(screen)
         assert spent(app) == 3
+        later(app)  # the feed is no longer "moments" old: the refresh pays on one press
         await pilot.click(refresh)
         await settle(pilot)
         assert spent(app) == 6
@@ -368,7 +370,7 @@ async def test_the_sandbox_failing_shows_retry(tmp_path: Path, settings: Setting
         screen = await search(pilot, "Paris")
         panel = screen.query_one(ErrorPanel)
         assert panel.display
-        assert any(str(button.label) == "Retry" for button in panel.query("Button"))
+        assert any(str(button.label) == "Retry · 3 cr" for button in panel.query("Button"))
         assert screen.location_input.value == "Paris, FR"  # the completion Enter took
 
 

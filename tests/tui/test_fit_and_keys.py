@@ -13,7 +13,7 @@ from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.help import HelpScreen
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.footer import Footer
-from pilot_support import settle
+from pilot_support import later, settle
 
 from .areas import SIZES, activity, catalog, company, company_form, events, help_keys
 
@@ -52,14 +52,14 @@ async def test_re_check_is_priced_in_the_footer_and_the_help(make_app: MakeApp) 
     async with app.run_test(size=SIZES["120x36"]) as pilot:
         await pilot.app.switch_mode("company")
         await settle(pilot)
-        assert "r" not in footer_keys(app)  # nothing to re-check yet
+        assert "^r" not in footer_keys(app)  # nothing to re-check yet
         await company(pilot)
-        assert footer_keys(app)["r"] == "Re-check · 10 cr"
+        assert footer_keys(app)["^r"] == "Re-check · 10 cr"
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
         rows = {keys: description for keys, description, _ in app.screen.local_rows}
-        assert rows["r"] == "Re-check · 10 cr"
+        assert rows["^r"] == "Re-check · 10 cr"
 
 
 async def test_the_footer_never_offers_a_key_the_text_box_would_type(make_app: MakeApp) -> None:
@@ -80,9 +80,9 @@ async def test_event_keys_say_what_their_buttons_say(make_app: MakeApp) -> None:
     async with app.run_test(size=SIZES["120x36"]) as pilot:
         await events(pilot)
         keys = footer_keys(app)
-        assert keys["s"] == "Search · cached · free"
-        assert keys["r"] == "Refresh · 3 cr"
-        assert keys["l"] == "Load more · 3 cr"
+        assert "s" not in keys and "r" not in keys and "l" not in keys  # letters never spend
+        assert keys["^r"] == "Refresh · 3 cr"
+        assert keys["^l"] == "Load more · 3 cr"
 
 
 async def test_at_80x24_the_event_actions_fit_and_the_free_keys_follow_the_prices(
@@ -95,17 +95,16 @@ async def test_at_80x24_the_event_actions_fit_and_the_free_keys_follow_the_price
         for button in app.screen.query(".detail-actions Button").results(Button):
             assert panel.contains_region(button.region), str(button.label)
         keys = footer_keys(app)
-        assert keys["s"] == "Search·free"
-        assert keys["r"] == "Refresh·3 cr"
-        assert keys["l"] == "Load more·3 cr"
+        assert keys["^r"] == "Refresh·3 cr"
+        assert keys["^l"] == "Load more·3 cr"
         footer = app.screen.query_one(Footer)
         shown = [key for key in footer.children if hasattr(key, "action")]
-        free_in_view = [key for key in shown if key.key_display not in "srl" and key.region
-                        and on_screen(app, key)]
+        free_in_view = [key for key in shown if key.key_display not in ("^r", "^l")
+                        and key.region and on_screen(app, key)]
         assert free_in_view, "no free key is left in view"
         await pilot.resize_terminal(*SIZES["120x36"])
         await settle(pilot)
-        assert footer_keys(app)["s"] == "Search · cached · free"
+        assert footer_keys(app)["^l"] == "Load more · 3 cr"
 
 
 async def test_the_event_column_uses_a_wide_terminal(make_app: MakeApp) -> None:
@@ -154,7 +153,7 @@ async def test_activity_zooms_the_body_at_80x24(make_app: MakeApp) -> None:
         await settle(pilot)
         assert app.screen.maximized is body
         assert body.region.height > before + 8
-        assert footer_keys(app)["r"] == "Replay·2 cr"  # tight wording at 80 columns
+        assert footer_keys(app)["^r"] == "Replay·2 cr"  # tight wording at 80 columns
         await pilot.press("z")
         await settle(pilot)
         assert app.screen.maximized is None
@@ -175,7 +174,8 @@ async def test_declining_an_over_budget_refresh_keeps_the_feed(make_app: MakeApp
         screen: Any = app.screen
         shown = len(screen.feed_table.events)
         assert shown == 20
-        await pilot.press("r")  # another 3 cr would pass the budget: asks first
+        later(app)
+        await pilot.press("ctrl+r")  # another 3 cr would pass the budget: asks first
         await settle(pilot)
         assert "budget" in str(app.screen.query_one(".dialog-text").render())
         await pilot.press("escape")

@@ -18,8 +18,9 @@ from creditscope.tui.widgets.credit_meter import snapshot_of
     [
         ("miss", False, "Search · 2 cr"),
         ("hit", False, "Search · cached · free"),
-        ("stale", False, "Search · 2 cr · cached copy expired"),
+        ("stale", False, "Search · 2 cr · expired"),
         ("stale", True, "Search · stale · free"),
+        ("miss", True, "Search · offline · 2 cr online"),
         (None, False, "Search · 2 cr"),
     ],
 )
@@ -30,21 +31,22 @@ def test_a_label_says_the_price_and_the_cache_state(
 
 
 def test_refresh_always_costs_its_price() -> None:
-    assert Quote(3, "hit", False).label("Search", refresh=True) == "Refresh · 3 cr"
+    assert Quote(3, "hit", False).label("Refresh", refresh=True) == "Refresh · 3 cr"
+    assert Quote(3, "hit", True).label("Refresh", refresh=True) == "Refresh · offline · 3 cr online"
 
 
 def test_tabs_and_recent_lookups_price_an_expired_copy() -> None:
     assert tab_label("Menu", Quote(5, "stale", False), loaded=False) == \
-        "Menu · 5 cr · cached copy expired"
+        "Menu · 5 cr · expired"
     assert tab_label("Menu", Quote(5, "hit", False), loaded=False) == "Menu · cached · free"
     assert tab_label("Menu", Quote(5, "stale", False), loaded=True) == "Menu · cached"
     params = {"name": "Northwind", "website": "https://northwind-labs.co.uk"}
     assert recent_label(params, Quote(10, "hit", False)) == \
-        "Northwind · northwind-labs.co.uk · free"
+        "Northwind · northwind-labs.co.uk · cached · free"
     assert recent_label(params, Quote(10, "stale", False)) == \
-        "Northwind · northwind-labs.co.uk · 10 cr · cached copy expired"
+        "Northwind · northwind-labs.co.uk · 10 cr · expired"
     assert recent_label(params, Quote(10, "stale", True)) == \
-        "Northwind · northwind-labs.co.uk · free · stale"
+        "Northwind · northwind-labs.co.uk · stale · free"
 
 
 def test_the_meter_counts_an_unexplained_difference_in_spent() -> None:

@@ -149,10 +149,15 @@ async def test_each_part_is_charged_once_and_revisiting_costs_nothing(make_app: 
         assert str(tabs.get_tab("reviews").label) == "Reviews · 3 cr"
         assert spent(app, "restaurants/details") == 2
         assert screen.query_one(Breadcrumb).text == f"Restaurants › Lisbon › {name} › Overview"
-        await pilot.press("m")
+        await pilot.press("m")  # a tab's letter offers its price and spends nothing
         await settle(pilot)
         assert screen.query_one(Breadcrumb).text.endswith("› Menu")
+        assert spent(app, "restaurants/menu") == 0
+        await pilot.press("enter")  # the priced button has the cursor
+        await settle(pilot)
         await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")
         await settle(pilot)
         await pilot.press("v", "m", "r")
         await settle(pilot)
@@ -180,6 +185,8 @@ async def test_menu_filters_by_diet_and_text_without_a_request(make_app: MakeApp
         await search(pilot)
         screen = await open_row(pilot, 0)
         await pilot.press("m")
+        await settle(pilot)
+        await pilot.press("enter")
         await settle(pilot)
         menu_view = screen.query_one(MenuView)
         assert menu_view.menu is not None
@@ -220,6 +227,8 @@ async def test_a_new_reviews_limit_is_a_new_priced_request(make_app: MakeApp) ->
         screen = await open_row(pilot, 0)
         await pilot.press("r")
         await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
         assert spent(app, "restaurants/reviews") == 3
         listing = screen.query_one("#reviews-list", Static)
         assert (
@@ -230,7 +239,7 @@ async def test_a_new_reviews_limit_is_a_new_priced_request(make_app: MakeApp) ->
         limit = screen.query_one("#reviews-limit", Input)
         limit.value = "3"
         await settle(pilot)
-        assert str(screen.query_one("#reviews-load", PriceButton).label) == "Show · 3 cr"
+        assert str(screen.query_one("#reviews-load", PriceButton).label) == "Show reviews · 3 cr"
         limit.focus()
         await pilot.press("enter")
         await settle(pilot)
@@ -266,7 +275,9 @@ async def test_an_unknown_id_shows_its_error_in_place(make_app: MakeApp) -> None
         assert isinstance(app.screen, RestaurantsScreen)
 
 
-async def test_one_click_on_a_row_opens_that_restaurant(make_app: MakeApp) -> None:
+async def test_a_paid_row_opens_on_a_second_click_a_cached_one_on_the_first(
+    make_app: MakeApp,
+) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot, "Lisbon")
@@ -274,11 +285,16 @@ async def test_one_click_on_a_row_opens_that_restaurant(make_app: MakeApp) -> No
         third = table.get_row_at(2)[0]  # the name cell of the third row
         await pilot.click(table, offset=(4, 3))  # the header is row 0 of the widget
         await settle(pilot)
+        assert not isinstance(app.screen, RestaurantScreen)  # highlighted, priced, not opened
+        await pilot.click(table, offset=(4, 3))
+        await settle(pilot)
         screen = app.screen
         assert isinstance(screen, RestaurantScreen) and screen.name_shown == third
         await pilot.press("escape")
         await settle(pilot)
-        # The highlighted row (the one just opened) opens with one click too, once.
+        table.move_cursor(row=0)
+        await settle(pilot)
+        # Opening it again is free (cached): one click on its row opens it, once.
         await pilot.click(table, offset=(4, 3))
         await settle(pilot)
         assert isinstance(app.screen, RestaurantScreen)

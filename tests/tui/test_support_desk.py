@@ -52,6 +52,7 @@ async def open_area(pilot: Pilot[Any], mode: str) -> None:
 
 async def paste_into_import(pilot: Pilot[Any], text: str) -> ImportRequestScreen:
     """Open Import request with its key and put ``text`` in the paste box."""
+    pilot.app.screen.set_focus(None)  # `i` is a key where no text box has the cursor
     await pilot.press("i")
     await settle(pilot)
     screen = pilot.app.screen

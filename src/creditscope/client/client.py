@@ -18,7 +18,8 @@ from creditscope.client.cache import cache_key
 from creditscope.client.curl import mask_headers, mask_key
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.pipeline import DEFAULT_TIMEOUT, CallPipeline
-from creditscope.client.records import CacheStatus, Result, cache_note
+from creditscope.client.price_state import PriceWords, price_state
+from creditscope.client.records import CacheStatus, Result
 
 # DEFAULT_TIMEOUT is re-exported: it was defined here before the pipeline moved out.
 __all__ = ["DEFAULT_TIMEOUT", "DataClient", "PlannedRequest"]
@@ -46,9 +47,10 @@ class PlannedRequest:
         return 0 if free else self.price
 
     @property
-    def note(self) -> str:
-        """What the cache means for this call, for labels: "cached", "cached copy expired"."""
-        return cache_note(self.cache, offline=self.offline)
+    def words(self) -> PriceWords:
+        """The call's state and price in the words every label uses (see price_state)."""
+        return PriceWords(price_state(self.cache, price=self.price, offline=self.offline),
+                          self.price)
 
 
 class DataClient(CallPipeline):

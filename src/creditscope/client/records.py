@@ -21,16 +21,6 @@ class CacheStatus(StrEnum):
     NONE = "none"  # never cached (provider requests) or refused before sending
 
 
-def cache_note(state: str | None, *, offline: bool) -> str:
-    """How a label names the cache state of a request: "cached", "stale" (offline,
-    shown free), "cached copy expired" (online, paid again), or "" (not cached)."""
-    if state == CacheStatus.HIT:
-        return "cached"
-    if state == CacheStatus.STALE:
-        return "stale" if offline else "cached copy expired"
-    return ""
-
-
 @dataclass
 class CallRecord:
     """One request as the user experienced it. Never holds the API key."""

@@ -235,10 +235,5 @@ def _print_plan(client: DataClient, operation: str, params: dict[str, Any]) -> N
     if plan.body is not None:
         click.echo("")
         click.echo(json.dumps(plan.body, ensure_ascii=False))
-    if plan.cost == 0 and plan.price:
-        click.echo(f"\nprice: {plan.price} credits; {plan.note}, so this call is free")
-    elif plan.note:  # an expired copy is fetched again, and paid
-        click.echo(f"\nprice: {plan.price} credits ({plan.note}, so this call is charged)")
-    else:
-        click.echo(f"\nprice: {plan.price} credits (cache {plan.cache})")
+    click.echo(f"\n{plan.words.sentence()}")
     click.echo("dry run: nothing was sent", err=True)

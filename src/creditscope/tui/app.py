@@ -25,7 +25,11 @@ from creditscope.tui.app_client import ClientApp, ClientFactory
 from creditscope.tui.host import Clock, ExplorerHost
 from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
-from creditscope.tui.textual_patch import cache_inner_outer_by_colour, mark_styles_current
+from creditscope.tui.textual_patch import (
+    SurvivesWidgetErrors,
+    cache_inner_outer_by_colour,
+    mark_styles_current,
+)
 from creditscope.tui.widgets.text_input import take_typed_ahead
 
 if TYPE_CHECKING:
@@ -58,7 +62,7 @@ def _screen_factory(app: CreditscopeApp, entry: NavEntry) -> Callable[[], Screen
     return build
 
 
-class CreditscopeApp(ClientApp):
+class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
     """The creditscope explorer: one mode per main area, a live credit meter, a call inspector."""
 
     # Every stylesheet, loaded once by the app (no screen has its own): rules are global
@@ -111,6 +115,16 @@ class CreditscopeApp(ClientApp):
         # otherwise delay it. Two refreshes: the Footer fills its keys in a
         # recompose scheduled after the first refresh.
         self.call_after_refresh(self.call_after_refresh, self._after_first_frame)
+        # A cold start puts the cursor in the area's search box: a city typed at once
+        # lands there instead of firing single-letter keys (Escape, then 1-6, to switch).
+        self.call_after_refresh(self._focus_search_box)
+
+    def _focus_search_box(self) -> None:
+        from creditscope.tui.screens.base import AreaScreen
+
+        screen = self.screen
+        if isinstance(screen, AreaScreen) and screen.focused is None:
+            screen.action_focus_main()
 
     def _after_first_frame(self) -> None:
         # CREDITSCOPE_EXIT_AFTER_FIRST_FRAME=1: quit here, to profile start-up end to end
@@ -121,11 +135,23 @@ class CreditscopeApp(ClientApp):
         self.start_client()
 
     async def on_event(self, event: events.Event) -> None:
-        """Keys typed ahead after a key that focused a field land in the field."""
-        if isinstance(event, events.Key) and event.is_forwarded and take_typed_ahead(
-                self.focused, event):
-            return
+        """Keys typed ahead after a key that focused a field land in the field; ``/`` in
+        an empty search box is the habit of pressing ``/`` first, not a character."""
+        if isinstance(event, events.Key):
+            if event.is_forwarded and take_typed_ahead(self.focused, event):
+                return
+            if event.key == "slash" and self._in_empty_search_box():
+                return
         await super().on_event(event)
+
+    def _in_empty_search_box(self) -> bool:
+        from creditscope.tui.screens.base import AreaScreen
+
+        screen = self.screen
+        if not isinstance(screen, AreaScreen):
+            return False
+        field = screen.main_field()
+        return field is not None and field.has_focus and not field.value
 
     # --- failed workers ---------------------------------------------------------------
 
@@ -140,6 +166,12 @@ class CreditscopeApp(ClientApp):
 
             report_failure(self, event.worker.description or event.worker.name,
                            event.worker.error)
+
+    def report_widget_error(self, where: str, error: Exception) -> None:
+        """A bug in one widget: say so, keep a report to attach, and keep the session."""
+        from creditscope.tui.failures import report_unexpected
+
+        report_unexpected(self, where, error)
 
     # --- navigation, help -------------------------------------------------------------
 

@@ -23,6 +23,7 @@ from textual.theme import Theme
 from creditscope.settings_preview import SettingsError, SettingsPreview, is_sandbox
 from creditscope.tui.fit import FittedApp
 from creditscope.tui.host import Connection, ExplorerSignals
+from creditscope.tui.spend_guard import SpendGuard
 from creditscope.tui.web_tab import in_web_tab
 
 if TYPE_CHECKING:
@@ -50,6 +51,7 @@ class SettingsApp(FittedApp):
         self._keymap_applied: dict[str, str] = {}
         self.signals = ExplorerSignals(self)
         """What widgets on any screen follow: client ready, credits, connection."""
+        self.spend_guard = SpendGuard()  # one for the app: a press is one intent in any area
         self._connection_published: Connection | None = None
 
     @property

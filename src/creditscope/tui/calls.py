@@ -54,7 +54,8 @@ from textual.worker import Worker, WorkerState
 
 from creditscope.client import errors
 from creditscope.tui.host import host_of
-from creditscope.tui.prices import not_sent_text, over_budget_text
+from creditscope.tui.prices import credits_text, not_sent_text, over_budget_text, price_of
+from creditscope.tui.spend_guard import CONFIRM_WINDOW, Verdict, intent_of
 from creditscope.tui.widgets.error_panel import GO_ONLINE, OPEN_SETTINGS, RETRY, ErrorPanel
 
 if TYPE_CHECKING:
@@ -179,35 +180,87 @@ class ResultArea(Vertical):
         state = self._state_widgets()
         return [child for child in self.children if child not in state]
 
-    def run(self, request: CallRequest, *, confirm_over_budget: bool = False) -> None:
+    def run(self, request: CallRequest, *, confirm_over_budget: bool = False,
+            deliberate: bool = False) -> bool:
         """Run ``request`` in a worker; a newer run in this area cancels an older one.
 
         A fresh cache hit is answered at once, without a worker or a loading
         line, so a revisit is on screen in the same frame as the key press.
+        Anything that would be sent asks the spend guard first (see
+        :mod:`creditscope.tui.spend_guard`): a held key or double click is one
+        press, a press while the same request is on the wire joins it, and a
+        paid refresh of an answer fetched moments ago waits for a second press.
+        ``deliberate`` (a confirmed dialog) skips the repeat and refresh rules.
+        Returns True when the request was answered or sent.
         """
-        self.last_request = request
         host = host_of(self)
         group = f"call-{self.id or id(self)}"
         if host.client is not None and not request.refresh:
             result = host.client.cached(request.operation, request.params)
             if result is not None:
+                self.last_request = request
                 self.workers.cancel_group(self, group)  # an older call must not land on top
                 self.post_message(self.Succeeded(self, request, result))
-                return
+                return True
+        intent = intent_of(request.operation, request.params)
+        if host.client is not None and not self._valid(host.client, request):
+            # Refused locally, for free: shown at once, whatever the guard would say.
+            self.last_request = request
+            self.run_worker(self._send(request, confirm_over_budget, None), group=group,
+                            name=request.operation, exclusive=True, exit_on_error=False)
+            return True
+        # One place per area and action ("the next page of events"): a held key repeats an
+        # action; two different actions in quick succession are two intents.
+        place = f"{id(self.screen)}:{group}:{request.label or request.operation}"
+        verdict = host.spend_guard.decide(place, intent, refresh=request.refresh,
+                                          deliberate=deliberate or confirm_over_budget)
+        if verdict is not Verdict.SEND:
+            self._not_sent(request, verdict, intent)
+            return False
+        self.last_request = request
         waiting = host.client is None and host.client_error is None
         self._loading(
             ("Starting the sandbox…" if host.is_sandbox else "Connecting…")
             if waiting
             else f"Fetching {request.label or request.operation}…"
         )
+        host.spend_guard.sent(intent)
         self.run_worker(
-            self._send(request, confirm_over_budget),
+            self._send(request, confirm_over_budget, intent),
             name=request.operation,
             group=group,
             description=f"{request.operation} {request.params}",
             exclusive=True,
             exit_on_error=False,
         )
+        return True
+
+    @staticmethod
+    def _valid(client: DataClient, request: CallRequest) -> bool:
+        """False when the client would refuse ``request`` before sending it (free)."""
+        try:
+            client.validate(request.operation, request.params)
+        except errors.InvalidRequest:
+            return False
+        return True
+
+    def _not_sent(self, request: CallRequest, verdict: Verdict, intent: str) -> None:
+        """Say why a press sent nothing (a held key's repeats say nothing: they are noise)."""
+        what = request.label or request.operation
+        if verdict is Verdict.TOO_SOON:
+            self.app.notify(f"Not sent: {what} was asked for right after another paid request "
+                            "here (a held key?). Press again to send it.",
+                            title="Ignored a repeated press", timeout=4)
+        elif verdict is Verdict.JOIN:
+            self.app.notify(f"Already fetching {what}: this press waits for the same answer, "
+                            "nothing more is spent.", title="Joined", timeout=3)
+        elif verdict is Verdict.CONFIRM:
+            age = host_of(self).spend_guard.age(intent) or 0.0
+            price = credits_text(price_of(host_of(self), request.operation))
+            self.app.notify(
+                f"{what.capitalize()} was fetched {age:.0f} s ago. Press again to pay {price} "
+                f"for a fresh copy (within {CONFIRM_WINDOW:.0f} s).",
+                title="Press again to refresh", timeout=CONFIRM_WINDOW)
 
     def retry(self) -> None:
         """Run the last request again (after an error); rebuilds a client that failed to start."""
@@ -215,7 +268,7 @@ class ResultArea(Vertical):
         if host.client is None and host.client_error is not None:
             host.rebuild_client(host.settings)
         if self.last_request is not None:
-            self.run(self.last_request)
+            self.run(self.last_request, deliberate=True)  # a button on the error: deliberate
 
     def show_empty(self, text: str | None = None) -> None:
         """Show the empty hint (e.g. "No restaurants match") instead of the content."""
@@ -224,12 +277,22 @@ class ResultArea(Vertical):
             self.query_one(".call-empty", Static).update(text)
         self._set_state("empty")
 
-    async def _send(self, request: CallRequest, confirm_over_budget: bool) -> None:
-        client = await host_of(self).wait_for_client()
-        self.query_one(".call-status-text", Label).update(
-            f"Fetching {request.label or request.operation}…"
-        )
-        result = await request.send(client, confirm_over_budget=confirm_over_budget)
+    async def _send(self, request: CallRequest, confirm_over_budget: bool,
+                    intent: str | None) -> None:
+        """Send through the client; ``intent`` is what the spend guard counts in flight
+        (None for a request the client refuses before sending)."""
+        guard = host_of(self).spend_guard
+        answered = False
+        try:
+            client = await host_of(self).wait_for_client()
+            self.query_one(".call-status-text", Label).update(
+                f"Fetching {request.label or request.operation}…"
+            )
+            result = await request.send(client, confirm_over_budget=confirm_over_budget)
+            answered = True
+        finally:
+            if intent is not None:
+                guard.finished(intent, answered=answered)
         self.post_message(self.Succeeded(self, request, result))
 
     def _loading(self, text: str) -> None:
@@ -268,7 +331,7 @@ class ResultArea(Vertical):
             self._confirm_over_budget(request, error)
             return
         self._set_state("error")
-        self.query_one(ErrorPanel).show(error)
+        self.query_one(ErrorPanel).show(error, price=price_of(host_of(self), request.operation))
         self.mark_field(error.field if isinstance(error, errors.InvalidRequest) else None,
                         focus=self.focus_invalid)
         self.post_message(self.Failed(self, request, error))
@@ -292,7 +355,7 @@ class ResultArea(Vertical):
 
         def decided(confirmed: bool | None) -> None:
             if confirmed:
-                self.run(request, confirm_over_budget=True)
+                self.run(request, confirm_over_budget=True, deliberate=True)
                 return
             # Declined: what was on screen stays (results, empty hint or error), with a note.
             self._set_state(self._state)

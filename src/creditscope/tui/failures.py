@@ -8,6 +8,9 @@ calls :func:`report_failure`; a call's error is shown in place by
 from __future__ import annotations
 
 import logging
+import traceback
+from datetime import UTC, datetime
+from pathlib import Path
 
 from textual.app import App
 
@@ -35,6 +38,37 @@ def failure_notice(what: str, error: BaseException) -> tuple[str, str]:
     if title == "Unexpected error":
         title = f"{what} failed"
     return title, "\n".join(part for part in (code, message, step) if part)
+
+
+def write_report(directory: Path, where: str, error: BaseException) -> Path:
+    """A bug report file (0600) with the traceback: no locals, so no key can be in it."""
+    from creditscope import about
+    from creditscope.private_files import private_directory, write_private
+
+    folder = private_directory(directory / "reports")
+    stamp = datetime.now(UTC).strftime("%Y%m%dT%H%M%S%fZ")
+    text = "".join(traceback.format_exception(error))
+    path = folder / f"error-{stamp}.txt"
+    write_private(path, f"{about.version_line()}\nin: {where}\n\n{text}")
+    return path
+
+
+def report_unexpected(app: App[None], where: str, error: Exception) -> None:
+    """An exception no handler expected: the log, a report file, and a notification that
+    says the session goes on and where the report is."""
+    logger.error("unexpected error in %s", where, exc_info=error)
+    app.log.error(f"unexpected error in {where}", error)
+    saved = ""
+    directory = getattr(getattr(app, "settings", None), "data_dir", None)
+    if isinstance(directory, Path):
+        try:
+            saved = f"\nA report is in {write_report(directory, where, error)}: attach it to " \
+                    "an issue."
+        except OSError:
+            saved = ""
+    app.notify(f"{type(error).__name__}: {error}\nYour session, Activity and credits are "
+               f"kept; carry on, or restart the explorer if this part stops answering.{saved}",
+               title=f"Something went wrong in {where}", severity="error", timeout=20)
 
 
 def report_failure(app: App[None], what: str, error: BaseException) -> None:

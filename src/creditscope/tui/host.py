@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from creditscope.client.client import DataClient
     from creditscope.settings import Settings
     from creditscope.tui.messages import CreditSnapshot
+    from creditscope.tui.spend_guard import SpendGuard
 
 Clock = Callable[[], datetime]
 
@@ -75,6 +76,8 @@ class ExplorerHost(Protocol):
     credits: CreditSnapshot
     """What the header meter shows now."""
     signals: ExplorerSignals
+    spend_guard: SpendGuard
+    """One intent, one charge: asked before anything is sent (see spend_guard)."""
 
     @property
     def settings(self) -> Settings:

@@ -1,10 +1,12 @@
 """What pressing a key costs, for the footer and the help: ``r Re-check · 10 cr``.
 
 A screen (or any widget with bindings) names the keys that spend in
-``binding_cost(binding_id)``; :class:`~creditscope.tui.screens.base.AreaScreen`
-answers from its ``SPENDING_KEYS``, which map a binding id either to an
-operation (``"professional_network/find_company"``: always charged, the price
-from the client's price table) or to the ``#id`` of the
+``binding_cost(binding_id)``, which returns the same words object a button
+shows (:class:`~creditscope.client.price_state.PriceWords`);
+:class:`~creditscope.tui.screens.base.AreaScreen` answers from its
+``SPENDING_KEYS``, which map a binding id either to an operation
+(``"professional_network/find_company"``: always charged, the price from the
+client's price table) or to the ``#id`` of the
 :class:`~creditscope.tui.widgets.price_button.PriceButton` the key presses (the
 key then says what the button says, "cached · free" included).
 
@@ -14,43 +16,43 @@ The footer also leaves out keys that the focused text box would type instead
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol, cast
 
 from textual.keys import REPLACED_KEYS, key_to_character
 from textual.widget import Widget
 from textual.widgets import Input
 
 
-def button_cost(label: str) -> str | None:
-    """The price part of a price button's label: ``Search · cached · free`` -> ``cached · free``."""
-    _, separator, cost = label.partition(" · ")
-    return cost if separator else None
+class Priced(Protocol):
+    """What a key or button costs, in the two wordings of
+    :class:`~creditscope.client.price_state.PriceWords` (or a ``Blocked`` reason)."""
+
+    @property
+    def long(self) -> str: ...
+
+    @property
+    def short(self) -> str: ...
 
 
-def cost_of_binding(node: Any, binding_id: str | None) -> str | None:
+def cost_of_binding(node: Any, binding_id: str | None) -> Priced | None:
     """What the binding ``binding_id`` of ``node`` costs, or None when it spends nothing."""
     hook = getattr(node, "binding_cost", None)
     if binding_id is None or not callable(hook):
         return None
     cost = hook(binding_id)
-    return str(cost) if cost else None
+    return cast("Priced | None", cost)
 
 
-def with_cost(description: str, cost: str | None, *, tight: bool = False) -> str:
+def with_cost(description: str, cost: Priced | None, *, tight: bool = False) -> str:
     """``Re-check · 10 cr`` (the description alone when the key is free of charge).
 
-    ``tight`` is for an 80-column footer: ``Re-check·10 cr``, ``Search·free``, so the
-    free keys after the priced ones still fit."""
-    if not cost:
+    ``tight`` is for an 80-column footer: ``Re-check·10 cr``, ``Search·free``,
+    ``Search·offline``, so the free keys after the priced ones still fit."""
+    if cost is None:
         return description
     if tight:
-        return f"{description}·{short_cost(cost)}"
-    return f"{description} · {cost}"
-
-
-def short_cost(cost: str) -> str:
-    """``cached · free`` -> ``free``; a price in credits stays as it is."""
-    return "free" if cost.endswith("free") else cost
+        return f"{description}·{cost.short}"
+    return f"{description} · {cost.long}"
 
 
 def types_a_character(key: str) -> bool:

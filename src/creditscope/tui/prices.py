@@ -2,9 +2,9 @@
 
 The price is the client's (the catalog's once it has been fetched, the spec's
 table until then); before the client exists it is the operation table's. The
-cache state is said the same way everywhere: fresh cached copies are free, an
-expired one costs its price online ("cached copy expired") and is shown free,
-marked "stale", offline. No screen writes a price (or "cr") itself.
+cache state is worded by :mod:`creditscope.client.price_state`, the one
+function per state that buttons, the footer, help and ``call --dry-run`` share.
+No screen writes a price (or "cr") itself.
 """
 
 from __future__ import annotations
@@ -14,15 +14,12 @@ from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 
-from creditscope.client.records import CacheStatus, CallRecord, cache_note
+from creditscope.client.price_state import PriceState, PriceWords, price_state
+from creditscope.client.price_state import credits_text as credits_text  # screens' one import
+from creditscope.client.records import CacheStatus, CallRecord
 
 if TYPE_CHECKING:
     from creditscope.tui.host import ExplorerHost
-
-
-def credits_text(price: int) -> str:
-    """``"3 cr"``, or ``"free"`` for a price of 0."""
-    return f"{price} cr" if price else "free"
 
 
 def price_of(host: ExplorerHost, operation: str) -> int:
@@ -37,37 +34,38 @@ def price_of(host: ExplorerHost, operation: str) -> int:
 
 @dataclass(frozen=True)
 class Quote:
-    """What a request would cost now, and why."""
+    """What a request would cost now, and why (worded by :class:`PriceWords`)."""
 
     price: int
     state: str | None  # "hit", "stale", "miss", "none"; None when unknown
     offline: bool
 
+    def words(self, *, refresh: bool = False) -> PriceWords:
+        """The request's state and price, in the words every label uses."""
+        return PriceWords(price_state(self.state, price=self.price, offline=self.offline,
+                                      refresh=refresh), self.price)
+
     @property
     def free_from_cache(self) -> bool:
         """True when the cache answers for nothing (fresh, or stale while offline)."""
-        return self.state == CacheStatus.HIT or (self.state == CacheStatus.STALE and self.offline)
+        return self.words().state in (PriceState.CACHED, PriceState.STALE_OFFLINE)
 
     @property
     def cost(self) -> int:
         """Credits pressing it spends."""
-        return 0 if self.free_from_cache else self.price
-
-    @property
-    def note(self) -> str:
-        """``"cached"``, ``"stale"``, ``"cached copy expired"`` or ``""``."""
-        return cache_note(self.state, offline=self.offline)
+        return self.words().cost
 
     def label(self, action: str, *, refresh: bool = False) -> str:
-        """``"Search · 2 cr"``, ``"Search · cached · free"``, ``"Search · 2 cr · cached copy
-        expired"``, ``"Search · stale · free"``, ``"Refresh · 2 cr"``."""
-        if refresh:
-            return f"Refresh · {credits_text(self.price)}"
-        parts = [action, credits_text(self.cost)]
-        if self.note:
-            # "cached · free" reads better with the state first; a paid expiry comes after.
-            parts = [action, self.note, "free"] if self.free_from_cache else [*parts, self.note]
-        return " · ".join(parts)
+        """``"Search · 2 cr"``, ``"Search · cached · free"``, ``"Search · 2 cr · expired"``,
+        ``"Search · stale · free"``, ``"Search · offline · 2 cr online"``."""
+        return self.words(refresh=refresh).label(action)
+
+
+def always_charged(host: ExplorerHost, operation: str) -> PriceWords:
+    """A request that goes past the cache (a re-check, a replay): its price, or "offline"."""
+    offline = bool(host.client is not None and host.client.offline)
+    price = price_of(host, operation)
+    return PriceWords(price_state(None, price=price, offline=offline, refresh=True), price)
 
 
 def quote(host: ExplorerHost, operation: str, params: dict[str, Any] | None) -> Quote | None:

@@ -1,6 +1,6 @@
 """The one place the explorer reaches into Textual's internals, for the pinned Textual only.
 
-Two workarounds, each applied only to the Textual version it was read against.
+Three workarounds, each applied only to the Textual version it was read against.
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -19,19 +19,33 @@ caches with every line they rendered, long after the widgets are gone: ~28 MB
 after ``benchmarks/memory.py``'s journey. The answer depends on the two colours
 only, so :func:`cache_inner_outer_by_colour` caches by those.
 
-On any other Textual the explorer is just slower (or larger), and
+3. Any exception in any handler ends a Textual app: ``App._handle_exception``
+"always results in the app exiting", and the shell sees status 1 (0 under some
+drivers) with the session's Activity and meter gone. :class:`SurvivesWidgetErrors`
+overrides it so an exception raised in a widget's (or a screen's) own message
+loop is reported instead (a notification, the log, a report file) and the app
+carries on; the app's own loop, start-up and shutdown still end it as Textual
+intends. Textual stops the failed widget's message loop (``break`` after the
+call), so that one widget may stop answering; everything else goes on.
+
+On any other Textual the explorer is just slower (or larger, or exits on a
+widget's error), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
 (or removed, once Textual fixes them).
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from functools import cache, lru_cache
 from importlib.metadata import version
 
+from textual._context import active_message_pump
 from textual._styles_cache import StylesCache
+from textual.actions import ActionParseResult
 from textual.app import App
 from textual.color import Color
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.style import Style
 
@@ -75,3 +89,40 @@ def cache_inner_outer_by_colour() -> bool:
     # Textual declares the attribute as an lru_cache wrapper: hence both codes.
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
     return True
+
+
+class SurvivesWidgetErrors(App[None]):
+    """An App that reports a widget's unexpected exception and keeps running (see 3.)."""
+
+    def report_widget_error(self, where: str, error: Exception) -> None:
+        """Tell the user and keep a report; the subclass decides how."""
+        raise NotImplementedError
+
+    async def run_action(
+        self,
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        """Textual's ``run_action`` (public), with a failing action reported, not fatal:
+        key bindings run actions in the app's own loop."""
+        try:
+            return await super().run_action(action, default_namespace, namespaces)
+        except Exception as error:
+            if not applies() or self._exit:
+                raise
+            self.report_widget_error(f"the action {action}", error)
+            return True
+
+    def _handle_exception(self, error: Exception) -> None:
+        """Textual's fatal handler, except for an error inside a widget or screen while
+        the app runs."""
+        pump = active_message_pump.get(None)
+        if (applies() and self.is_running and not self._exit and pump is not None
+                and pump is not self):
+            try:
+                self.report_widget_error(type(pump).__name__, error)
+                return
+            except Exception:  # reporting failed too: fall back to Textual's own way
+                pass
+        super()._handle_exception(error)

@@ -60,12 +60,13 @@ class ActivityScreen(AreaScreen):
 
     AUTO_FOCUS = "#activity-table"
 
+    MAIN_FIELD = "#activity-filter"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "filter", "Filter", id="activity.filter"),
         Binding("c", "copy_curl", "Copy curl", id="activity.copy_curl"),
         Binding("y", "copy_json", "Copy JSON", id="activity.copy_json"),
         Binding("s", "save_json", "Save JSON", id="activity.save_json"),
-        Binding("r", "replay", "Replay", id="activity.replay"),
+        Binding("ctrl+r", "replay", "Replay", id="activity.replay"),
         Binding("z", "zoom_pane", "Zoom pane", id="activity.zoom"),
     ]
 
@@ -109,11 +110,11 @@ class ActivityScreen(AreaScreen):
         """Stop following the ledger."""
         host_of(self).signals.unsubscribe(self)
 
-    def binding_cost(self, binding_id: str) -> str | None:
+    def binding_cost(self, binding_id: str) -> prices.PriceWords | None:
         """Replay sends the selected call past the cache: it costs that call's price."""
         if binding_id != "activity.replay" or self.selected is None or not self.selected.method:
             return None  # an unexplained entry is no call: nothing to replay
-        return prices.credits_text(prices.price_of(host_of(self), self.selected.operation))
+        return prices.always_charged(host_of(self), self.selected.operation)
 
     def records(self) -> list[CallRecord]:
         """This session's calls, newest first."""

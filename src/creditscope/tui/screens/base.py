@@ -27,16 +27,26 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import Button, Input, Static
+from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from creditscope.tui.host import host_of
-from creditscope.tui.key_costs import button_cost
+from creditscope.tui.key_costs import Priced, is_text_box
 from creditscope.tui.palette import PaletteCommand
-from creditscope.tui.prices import credits_text, price_of
+from creditscope.tui.prices import always_charged
 from creditscope.tui.widgets.app_header import AppHeader
 from creditscope.tui.widgets.footer import Footer  # Textual's, without its key leak
 from creditscope.tui.widgets.nav_bar import NavBar
+from creditscope.tui.widgets.price_button import PriceButton
+from creditscope.tui.widgets.text_input import focus_now
+
+KEY_RULE = (
+    "Letters never spend: a key that can spend is Enter (on a box, a row or a priced"
+    " button) or a Ctrl key, and its price is beside it in the footer. Letters typed where"
+    " no box has the cursor go into the area's search box; / puts the cursor there on every"
+    " screen. A held key or a double click is one press; a paid refresh of an answer"
+    " fetched moments ago asks for a second press."
+)
 
 
 class AreaScreen(Screen[None]):
@@ -45,21 +55,26 @@ class AreaScreen(Screen[None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "back", "Back", show=False, id="screen.back"),
         Binding("i", "import_request", "Import request", show=False, id="screen.import_request"),
+        Binding("slash", "focus_main", "Search box", show=False, id="screen.focus_main"),
     ]
     SPENDING_KEYS: ClassVar[dict[str, str]] = {}
     """Binding id -> the operation it always pays for, or the ``#id`` of the PriceButton it
-    presses; the footer and the help show the cost next to the key."""
+    presses; the footer and the help show the cost next to the key. Such keys are never
+    letters (Enter or Ctrl+key): see :data:`KEY_RULE`."""
+    MAIN_FIELD: ClassVar[str | None] = None
+    """The selector of the area's search box: ``/`` puts the cursor there, and letters
+    typed where no box has the cursor are typed into it."""
 
-    def binding_cost(self, binding_id: str) -> str | None:
+    def binding_cost(self, binding_id: str) -> Priced | None:
         """What the key ``binding_id`` costs ("10 cr", "cached · free"), or None if nothing."""
         target = self.SPENDING_KEYS.get(binding_id)
         if target is None:
             return None
         if target.startswith("#"):
-            for button in self.query(target).results(Button):  # none while composing
-                return button_cost(str(button.label))
+            for button in self.query(target).results(PriceButton):  # none while composing
+                return button.words
             return None
-        return credits_text(price_of(host_of(self), target))
+        return always_charged(host_of(self), target)
 
     def compose(self) -> ComposeResult:
         """The shared frame; the subclass fills ``compose_body``."""
@@ -86,6 +101,35 @@ class AreaScreen(Screen[None]):
         do not bubble), which tells the user and logs it."""
         if event.state == WorkerState.ERROR:
             self.app.post_message(Worker.StateChanged(event.worker, event.state))
+
+    def main_field(self) -> Input | None:
+        """The area's search box, if it has one (and it is on this screen)."""
+        if self.MAIN_FIELD is None:
+            return None
+        return next(iter(self.query(self.MAIN_FIELD).results(Input)), None)
+
+    def action_focus_main(self) -> None:
+        """``/``: put the cursor in the area's search box."""
+        field = self.main_field()
+        if field is not None:
+            focus_now(field)
+
+    def on_key(self, event: events.Key) -> None:
+        """A letter typed where no text box has the cursor starts typing in the area's
+        search box, unless it is one of this screen's keys (which never spend)."""
+        character = event.character
+        if (not event.is_printable or not character or not character.strip()
+                or is_text_box(self.focused) or event.key in self.active_bindings):
+            return
+        field = self.main_field()
+        if field is None or field.disabled:
+            return
+        event.stop()
+        event.prevent_default()
+        focus_now(field)
+        # Queued behind the focus (which selects the box's old text): the word typed
+        # replaces the last search rather than being appended to it.
+        field.post_message(events.Key(event.key, character))
 
     def action_import_request(self, text: str = "") -> None:
         """Open Import request: a pasted curl command, URL or JSON body."""

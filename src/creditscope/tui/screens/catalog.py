@@ -50,6 +50,7 @@ class CatalogScreen(AreaScreen):
 
     AUTO_FOCUS = "#catalog-table"  # not the filter box: number keys keep switching areas
 
+    MAIN_FIELD = "#catalog-filter"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "filter", "Filter", id="catalog.filter"),
         Binding("ctrl+n", "request_provider", "Request a provider", id="catalog.request_provider"),

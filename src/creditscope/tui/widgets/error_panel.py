@@ -13,6 +13,7 @@ from textual.timer import Timer
 from textual.widgets import Button, Label, Static
 
 from creditscope.client import errors
+from creditscope.client.price_state import credits_text
 
 RETRY = "retry"
 OPEN_SETTINGS = "settings"
@@ -78,6 +79,7 @@ class ErrorPanel(Vertical):
     def __init__(self, **kwargs: object) -> None:
         super().__init__(**kwargs)  # type: ignore[arg-type]
         self.error: BaseException | None = None
+        self.price: int | None = None
         self._countdown: Timer | None = None
         self._wait_left = 0
 
@@ -89,9 +91,11 @@ class ErrorPanel(Vertical):
         yield Static("", classes="error-next")
         yield Horizontal(classes="error-actions")
 
-    def show(self, error: BaseException) -> None:
-        """Display ``error`` and its next-step buttons."""
+    def show(self, error: BaseException, *, price: int | None = None) -> None:
+        """Display ``error`` and its next-step buttons; ``price`` is what sending the
+        request again would cost, shown on every button that sends it (Retry, Go online)."""
         self.error = error
+        self.price = price
         title, code, message, step = describe(error)
         self.query_one(".error-title", Label).update(f"✖ {title}")
         self.query_one(".error-code", Label).update(code)
@@ -100,7 +104,8 @@ class ErrorPanel(Vertical):
         actions = self.query_one(".error-actions", Horizontal)
         actions.remove_children()
         buttons = [
-            Button(step.label, variant=step.variant, name=step.action)  # type: ignore[arg-type]
+            Button(self._priced(step.label, step.action), variant=step.variant,  # type: ignore[arg-type]
+                   name=step.action)
             for step in next_steps(error)
         ]
         actions.mount_all(buttons)
@@ -111,6 +116,12 @@ class ErrorPanel(Vertical):
             self._countdown = self.set_interval(1.0, self._tick)
             self.call_after_refresh(self._label_retry)
         self.display = True
+
+    def _priced(self, label: str, action: str) -> str:
+        """``Retry · 2 cr``, ``Go online · 10 cr``: a button that sends says what it costs."""
+        if action in (RETRY, GO_ONLINE) and self.price is not None:
+            return f"{label} · {credits_text(self.price)}"
+        return label
 
     def clear(self) -> None:
         """Hide the panel."""
@@ -133,7 +144,8 @@ class ErrorPanel(Vertical):
         for button in self.query(Button):
             if button.name == RETRY:
                 waiting = self._wait_left > 0
-                button.label = f"Retry in {self._wait_left} s" if waiting else "Retry"
+                button.label = f"Retry in {self._wait_left} s" if waiting else self._priced(
+                    "Retry", RETRY)
                 button.disabled = waiting
 
     @on(Button.Pressed)

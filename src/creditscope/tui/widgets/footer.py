@@ -6,6 +6,10 @@
   ``compact``, and Textual forgets the bindings of removed keys only when that
   reactive next changes (only when the terminal crosses the narrow width): every
   key built on every focus move stayed alive (tests/tui/test_leaks.py).
+- A rebuild that arrives after its screen has gone does nothing. Textual schedules
+  it "after the next refresh"; closing the screen in between (Escape, then a number
+  key within half a second) left it composing against no screen: ``NoScreen``, and
+  the app exited with the session.
 - Keys are rebuilt only when what they say changed. Textual rebuilds them on every
   bindings update (several per key press: focus moves, price labels), and each
   rebuild lays out and redraws the whole screen: ten per restaurant tab switch.
@@ -17,10 +21,18 @@ from collections.abc import Iterator
 from typing import Any
 
 from textual import events
+from textual.dom import NoScreen
+from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
 
-from creditscope.tui.key_costs import cost_of_binding, is_text_box, types_a_character, with_cost
+from creditscope.tui.key_costs import (
+    Priced,
+    cost_of_binding,
+    is_text_box,
+    types_a_character,
+    with_cost,
+)
 
 NARROW_WIDTH = 100  # the app's "-narrow" breakpoint
 
@@ -43,12 +55,23 @@ class Footer(TextualFooter):
         super().__init__(*args, **kwargs)
         self._shown: list[KeySignature] | None = None  # what the keys on screen say
 
+    def _own_screen(self) -> Screen[object] | None:
+        """The screen this footer is on, or None once it has been removed from it."""
+        if not self.is_attached:
+            return None
+        try:
+            return self.screen
+        except NoScreen:
+            return None
+
     def compose(self) -> Iterator[Widget]:
-        """Textual's keys, filtered and priced."""
-        screen = self.screen
+        """Textual's keys, filtered and priced (none once the screen has gone)."""
+        screen = self._own_screen()
+        if screen is None:
+            return
         tight = self.app.size.width < NARROW_WIDTH
         typing = is_text_box(screen.focused)
-        costs: dict[str, str] = {}
+        costs: dict[str, Priced] = {}
         for active in screen.active_bindings.values():
             cost = cost_of_binding(active.node, active.binding.id)
             if cost:
@@ -82,6 +105,8 @@ class Footer(TextualFooter):
     async def recompose(self) -> None:
         """Rebuild the keys when what they say changed, then forget the removed keys'
         watchers."""
+        if self._own_screen() is None:
+            return  # the screen closed between the request and now: nothing to show
         wanted = [key_signature(widget) for widget in self.compose()]
         if wanted == self._shown:
             return

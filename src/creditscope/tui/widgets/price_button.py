@@ -16,6 +16,7 @@ from typing import Any
 from textual.reactive import reactive
 from textual.widgets import Button
 
+from creditscope.client.price_state import Blocked, PriceWords
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import quote
 
@@ -24,6 +25,9 @@ class PriceButton(Button):
     """A button labelled with the price of its request, kept current as params change."""
 
     params: reactive[dict[str, Any]] = reactive(dict, always_update=True, init=False)
+    blocked: reactive[str | None] = reactive(None, init=False)
+    """Why the request cannot be sent as it stands ("no more pages", "unknown place"):
+    the label says so instead of a price (the button's own ``disabled`` is separate)."""
 
     def __init__(
         self, action: str, *, operation: str, refresh: bool = False, **kwargs: Any
@@ -32,6 +36,7 @@ class PriceButton(Button):
         self.action_text = action
         self.operation = operation
         self.refresh_cache = refresh
+        self.words: PriceWords | Blocked | None = None  # what the label says, for keys
 
     def on_mount(self) -> None:
         """Label now, when a client is ready, and after every call (the cache may now hold it)."""
@@ -48,11 +53,18 @@ class PriceButton(Button):
         """The request changed: its cache state may differ."""
         self.update_price()
 
+    def watch_blocked(self, _blocked: str | None) -> None:
+        """Blocked or free again: the label changes."""
+        self.update_price()
+
     def update_price(self) -> None:
         """Ask the client for the price and cache state and update the label."""
-        now = quote(host_of(self), self.operation, self.params)
-        label = self.action_text if now is None else now.label(
-            self.action_text, refresh=self.refresh_cache)
+        if self.blocked:
+            self.words = Blocked(self.blocked)
+        else:
+            now = quote(host_of(self), self.operation, self.params)
+            self.words = None if now is None else now.words(refresh=self.refresh_cache)
+        label = self.action_text if self.words is None else self.words.label(self.action_text)
         if str(self.label) != label:
             self.label = label
             # Setting a label does not relayout: an auto-width button would clip it.

@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.widgets import Select
 
 from creditscope.tui.host import host_of
-from creditscope.tui.prices import Quote, credits_text, quote
+from creditscope.tui.prices import Quote, quote
 from creditscope.tui.screens.company.lookup_form import FIND_COMPANY
 from creditscope.tui.screens.company.reasoning import domain_of
 
@@ -18,16 +18,13 @@ RECENT_LIMIT = 15
 
 
 def recent_label(params: dict[str, Any], now: Quote) -> str:
-    """``"Northwind Labs Ltd · northwind-labs.co.uk · free"``; past its TTL the entry is
-    fetched (and charged) again online (``"… · 10 cr · cached copy expired"``), and shown
+    """``"Northwind Labs Ltd · northwind-labs.co.uk · cached · free"``; past its TTL the
+    entry is fetched (and charged) again online (``"… · 10 cr · expired"``), and shown
     free, marked stale, offline."""
     parts = [str(params.get("name", ""))]
     if params.get("website"):
         parts.append(domain_of(str(params["website"])))
-    parts.append(credits_text(now.cost))
-    if now.note and now.note != "cached":
-        parts.append(now.note)
-    return " · ".join(parts)
+    return now.label(" · ".join(parts))
 
 
 class RecentLookups(Select[str]):

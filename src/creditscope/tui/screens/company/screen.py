@@ -33,7 +33,7 @@ from creditscope.tui.screens.company.report import lookup_report
 from creditscope.tui.screens.save_file import SaveFileDialog
 from creditscope.tui.web_tab import save_text
 from creditscope.tui.widgets.price_button import PriceButton
-from creditscope.tui.widgets.text_input import TextInput, focus_now
+from creditscope.tui.widgets.text_input import TextInput
 
 WEBSITE_HINT = "Website is optional, but gives the most reliable match."
 EMPTY_TEXT = (
@@ -49,16 +49,17 @@ class CompanyScreen(AreaScreen):
     # Not the name field: number keys keep switching areas until `/` or a click.
     AUTO_FOCUS = "#matches"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_name", "New lookup", id="company.focus_name"),
+        Binding("slash", "focus_main", "New lookup", id="company.focus_name"),
         Binding("c", "copy_url", "Copy URL", id="company.copy_url"),
         Binding("e", "export", "Export", id="company.export"),
         Binding("h", "recent", "Recent", id="company.recent"),
-        Binding("r", "recheck", "Re-check", id="company.recheck"),
+        Binding("ctrl+r", "recheck", "Re-check", id="company.recheck"),
         Binding("t", "copy_report", "Report", id="company.copy_report"),
         Binding("w", "compare", "Compare", id="company.compare"),
     ]
     # A re-check is the whole lookup again, past the cache: always charged.
     SPENDING_KEYS: ClassVar[dict[str, str]] = {"company.recheck": FIND_COMPANY}
+    MAIN_FIELD = "#name"
 
     def __init__(self) -> None:
         super().__init__()
@@ -319,6 +320,3 @@ class CompanyScreen(AreaScreen):
         self.query_one("#submit", PriceButton).focus()
         return True
 
-    def action_focus_name(self) -> None:
-        """Back to the name field for a new lookup."""
-        focus_now(self.query_one("#name", Input))

@@ -4,8 +4,8 @@ field is marked on."""
 from __future__ import annotations
 
 START_HINT = (
-    "Press / to type a city (Tab completes it) or 'lat, lng', then Enter; or pick a point"
-    " on the map."
+    "Type a city (Tab completes it) or 'lat, lng', then Enter; or pick a point on the map."
+    " Esc leaves the box (then 1-6 switch areas)."
 )
 EMPTY_START = (
     "No search yet. Events near your point appear here, numbered like the markers on the map."

@@ -10,7 +10,8 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from creditscope.gazetteer import City, Gazetteer, load_gazetteer
+from creditscope.gazetteer import City, Gazetteer
+from creditscope.place_check import check_place
 from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.screens.events.formatting import point_text
 from creditscope.tui.widgets.text_input import TextInput
@@ -59,10 +60,10 @@ def parse_location(text: str, gazetteer: Gazetteer | None = None) -> SearchPoint
                 f"Longitude {lng:g} is outside -180 to 180 (nothing was sent or charged)."
             )
         return SearchPoint(lat, lng, point_text(lat, lng))
-    city = (gazetteer or load_gazetteer()).resolve(stripped)
-    if city is None:
-        raise LocationError(f"No place called '{stripped}' in the gazetteer: {EXAMPLE}.")
-    return SearchPoint(city.lat, city.lng, city.label, city)
+    checked = check_place(stripped, gazetteer)
+    if checked.city is None:
+        raise LocationError(checked.message)
+    return SearchPoint(checked.city.lat, checked.city.lng, checked.city.label, checked.city)
 
 
 def parse_limit(text: str) -> int:

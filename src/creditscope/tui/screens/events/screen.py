@@ -52,7 +52,6 @@ from creditscope.tui.screens.events.location_input import (
     parse_location,
 )
 from creditscope.tui.widgets.price_button import PriceButton
-from creditscope.tui.widgets.text_input import focus_now
 
 if TYPE_CHECKING:
     # EventFeed: annotations only, so pydantic stays out of the first frame; EventMap:
@@ -68,19 +67,19 @@ class EventsScreen(AreaScreen):
     """Events near a point: a location form, the map, the feed and the selected event."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_location", "Location", id="events.location"),
-        Binding("s", "search", "Search", id="events.search"),
-        Binding("l", "load_more", "Load more", id="events.more"),
-        Binding("r", "refresh", "Refresh", id="events.refresh"),
+        Binding("slash", "focus_main", "Location", id="events.location"),
+        # Keys that spend are never letters (see AreaScreen): Enter searches the typed place.
+        Binding("ctrl+l", "load_more", "Load more", id="events.more"),
+        Binding("ctrl+r", "refresh", "Refresh", id="events.refresh"),
         Binding("m", "focus_map", "Map", id="events.map"),
         Binding("f", "focus_feed", "Feed", id="events.feed"),
         Binding("o", "open_page", "Open page", id="events.open"),
         Binding("c", "copy_url", "Copy URL", id="events.copy"),
     ]
     SPENDING_KEYS: ClassVar[dict[str, str]] = {  # each key says what its button says
-        "events.search": "#events-search", "events.more": "#events-more",
-        "events.refresh": "#events-refresh",
+        "events.more": "#events-more", "events.refresh": "#events-refresh",
     }
+    MAIN_FIELD = "#events-location"
 
     # Nothing is focused until the map is mounted (number keys switch areas meanwhile);
     # later, a screen left with nothing focused comes back on the map, not in a text box.
@@ -208,13 +207,19 @@ class EventsScreen(AreaScreen):
         self.results.mark_field(None)
         try:
             point, limit = self._form()
-        except LocationError:
+        except LocationError as error:
             typed = self.location_input.value.strip()
             self._hint("Keep typing: a city name, or 'lat, lng'." if typed else START_HINT)
+            # The button must not keep the last good place's price (or "cached · free").
+            self.query_one("#events-search", PriceButton).blocked = (
+                ("unknown place" if error.field == "location" else "check the limit")
+                if typed else "type a place")
             return
         zone = f" · {point.city.timezone}" if point.city else ""
         self._hint(f"→ {point.label} · {point_text(point.lat, point.lng)}{zone}")
-        self.query_one("#events-search", PriceButton).params = self._params(point, limit)
+        search = self.query_one("#events-search", PriceButton)
+        search.params = self._params(point, limit)
+        search.blocked = None
 
     @on(Input.Submitted, "#events-location")
     @on(Input.Submitted, "#events-limit")
@@ -284,10 +289,6 @@ class EventsScreen(AreaScreen):
         self.query_one("#events-search", PriceButton).focus()
         return True
 
-    def action_focus_location(self) -> None:
-        """Put the cursor in the location box."""
-        focus_now(self.location_input)
-
     def action_focus_map(self) -> None:
         """Focus the map (arrows pan, +/- zoom, Enter searches its centre)."""
         self.event_map.focus()
@@ -328,6 +329,7 @@ class EventsScreen(AreaScreen):
         )
         more = self.query_one("#events-more", PriceButton)
         more.params = self.next_request.params if self.next_request else params
+        more.blocked = None if self.next_request else "no more pages"
         more.disabled = self.next_request is None
         self._show_on_map(fit=not appending)
         self._summarise(feed, message.result.record)

@@ -10,12 +10,13 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
-from textual.widgets import Input, Select, Static
+from textual.widgets import Button, Input, Select, Static, Tabs
 
 from creditscope.models import Menu, MenuItem, MenuSection
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
+from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
 
 
@@ -76,13 +77,17 @@ class MenuView(RestaurantPart):
     operation: ClassVar[str] = "restaurants/menu"
     title: ClassVar[str] = "Menu"
     area_id: ClassVar[str] = "menu-area"
+    button_id: ClassVar[str | None] = "menu-load"
 
     def __init__(self, restaurant_id: str, **kwargs: object) -> None:
         super().__init__(restaurant_id, **kwargs)
         self.menu: Menu | None = None
 
     def compose(self) -> ComposeResult:
-        """Search box, diet filter and menu facts above the scrolling list of sections."""
+        """Its priced button until fetched; then search box, diet filter and menu facts above
+        the scrolling list of sections."""
+        yield PriceButton("Get the menu", operation=self.operation, id=self.button_id,
+                          classes="part-load")
         with ResultArea(id=self.area_id):
             with Horizontal(classes="restaurant-toolbar"):
                 search = TextInput(placeholder="Search dishes, e.g. pasta", id="menu-search")
@@ -96,10 +101,22 @@ class MenuView(RestaurantPart):
             with VerticalScroll(id="menu-scroll", classes="restaurant-scroll"):
                 yield Static("", id="menu-items")
 
+    def on_mount(self) -> None:
+        """Price the button for this restaurant."""
+        self.query_one(f"#{self.button_id}", PriceButton).params = self.params()
+
+    @on(Button.Pressed, "#menu-load")
+    def _load_pressed(self) -> None:
+        self.load()
+
     @on(ResultArea.Succeeded, "#menu-area")
     def _loaded(self, event: ResultArea.Succeeded) -> None:
         self.menu = event.result.data
         self.loaded = True
+        button = self.query_one(f"#{self.button_id}", PriceButton)
+        if button.has_focus:  # the cursor goes back to the tabs, not to another tab's box
+            self.screen.query_one(Tabs).focus()
+        button.display = False
         menu = self.menu
         assert menu is not None
         diet = self.query_one("#menu-diet", Select)

@@ -9,18 +9,25 @@ from textual.containers import Vertical
 
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
+from creditscope.tui.prices import Quote, quote
+from creditscope.tui.widgets.price_button import PriceButton
 
 
 class RestaurantPart(Vertical):
-    """One tab of a restaurant: fetched the first time it is opened, then kept.
+    """One tab of a restaurant: fetched once, on a priced press, then kept.
 
-    Subclasses name their ``operation`` and ``title``, compose a
-    :class:`ResultArea` with the id ``area_id``, and fill it on success.
+    Opening a tab never spends (its key is a letter, its tab a click away from
+    another): a part that the cache answers for free is filled at once; one that
+    would cost says so in its empty state and waits for its priced button
+    (``button_id``), which Enter presses. Subclasses name their ``operation``
+    and ``title``, compose a :class:`ResultArea` with the id ``area_id`` and a
+    :class:`PriceButton` with the id ``button_id``, and fill the area on success.
     """
 
     operation: ClassVar[str]
     title: ClassVar[str]  # the tab's name: "Menu"
     area_id: ClassVar[str]
+    button_id: ClassVar[str | None] = None  # the priced button that fetches it (None: none)
 
     def __init__(self, restaurant_id: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -32,10 +39,29 @@ class RestaurantPart(Vertical):
         """The request this part makes now."""
         return {"id": self.restaurant_id}
 
-    def ensure_loaded(self) -> None:
-        """Fetch on first opening only; later openings show what is already here."""
-        if not self.requested:
-            self.load()
+    def ensure_loaded(self) -> bool:
+        """Show what is here: fetched already, free from the cache, or offered at its price.
+        True when it offers (its priced button takes the cursor)."""
+        if self.requested:
+            return False
+        now = quote(host_of(self), self.operation, self.params())
+        if now is not None and now.cost == 0:
+            self.load()  # the cache answers (or, offline, says it cannot): nothing is spent
+            return False
+        return self.offer(now)
+
+    def offer(self, now: Quote | None) -> bool:
+        """Say what fetching this part costs, and put the cursor on its priced button."""
+        if self.button_id is None:
+            self.load()  # a part without a button is fetched by the press that opened it
+            return False
+        price = "its price" if now is None else now.words().long
+        button = self.query_one(f"#{self.button_id}", PriceButton)
+        self.query_one(f"#{self.area_id}", ResultArea).show_empty(
+            f"The {self.title.lower()} is not fetched yet ({price}). Press Enter on "
+            f"“{button.action_text}” or click it to fetch it; reopening it later is free.")
+        self.call_after_refresh(button.focus)
+        return True
 
     def load(self, *, refresh: bool = False) -> None:
         """Fetch this part through its results area (validated first, nothing spent on a bad id)."""

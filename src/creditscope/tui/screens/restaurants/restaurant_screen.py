@@ -8,12 +8,11 @@ from rich.text import Text
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
-from textual.widgets import Static, TabbedContent, TabPane
+from textual.widgets import Input, Static, TabbedContent, TabPane, Tabs
 
 from creditscope.models import RestaurantDetails, RestaurantSummary
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.host import host_of
-from creditscope.tui.key_costs import button_cost
 from creditscope.tui.prices import Quote, quote
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
@@ -22,6 +21,7 @@ from creditscope.tui.screens.restaurants.menu_view import MenuView
 from creditscope.tui.screens.restaurants.overview import OverviewView
 from creditscope.tui.screens.restaurants.part import RestaurantPart
 from creditscope.tui.screens.restaurants.reviews_view import ReviewsView
+from creditscope.tui.widgets.text_input import focus_now
 
 PARTS: tuple[type[RestaurantPart], ...] = (OverviewView, MenuView, ReviewsView)
 
@@ -85,15 +85,6 @@ class RestaurantScreen(AreaScreen):
                 with TabPane(part.title, id=pane_id):
                     yield part(self.restaurant_id, id=f"{pane_id}-part")
 
-    def binding_cost(self, binding_id: str) -> str | None:
-        """A part's key says what its tab says: its price until opened, then "cached"."""
-        pane_id = binding_id.removeprefix("restaurants.")
-        if pane_id not in {part.title.lower() for part in PARTS}:
-            return super().binding_cost(binding_id)
-        for part in self.query(f"#{pane_id}-part").results(RestaurantPart):  # once composed
-            return button_cost(tab_label(part.title, *self._part_price(part)))
-        return None
-
     def _part_price(self, part: RestaurantPart) -> tuple[Quote | None, bool]:
         """(quote, already opened): what opening ``part`` costs now (None while the client
         is still starting)."""
@@ -103,7 +94,7 @@ class RestaurantScreen(AreaScreen):
         """Price the tabs now and whenever a client is ready; open the overview."""
         self.relabel_tabs()
         host_of(self).signals.client_ready.subscribe(self, lambda _client: self.relabel_tabs())
-        self.part("overview").ensure_loaded()
+        self.part("overview").load()  # the priced press that opened this restaurant
 
     def on_unmount(self) -> None:
         """Popped: stop following the app (else it would keep this whole screen alive)."""
@@ -128,7 +119,10 @@ class RestaurantScreen(AreaScreen):
     @on(TabbedContent.TabActivated, "#restaurant-parts")
     def _tab_opened(self, event: TabbedContent.TabActivated) -> None:
         pane_id = event.pane.id or "overview"
-        self.part(pane_id).ensure_loaded()
+        if not self.part(pane_id).ensure_loaded():
+            # The cursor stays on the tabs: letters switch tabs and never land in a box
+            # that Textual would otherwise pick when the focused widget is hidden.
+            self.query_one(Tabs).focus()
         self.query_one("#restaurant-breadcrumb", Breadcrumb).parts = self._trail(
             self.part(pane_id).title
         )
@@ -146,8 +140,27 @@ class RestaurantScreen(AreaScreen):
             )
         self.call_after_refresh(self.relabel_tabs)
 
+    def main_field(self) -> Input | None:
+        """On the Menu tab, the dish search; elsewhere none (``/`` goes back to the search)."""
+        tabs = self.query_one("#restaurant-parts", TabbedContent)
+        if tabs.active == "menu" and self.part("menu").loaded:
+            return self.query_one("#menu-search", Input)
+        return None
+
+    def action_focus_main(self) -> None:
+        """``/``: the dish search on a fetched menu, else back to the restaurant search with
+        the cursor in its location box (never a tab's key: those are letters)."""
+        field = self.main_field()
+        if field is not None:
+            focus_now(field)
+            return
+        self.app.pop_screen()
+        below = self.app.screen
+        if isinstance(below, AreaScreen):
+            below.action_focus_main()
+
     def action_show_part(self, pane_id: str) -> None:
-        """Switch to a part (fetching it if this is its first opening)."""
+        """Switch to a part (free: a part not fetched yet offers its priced button)."""
         # Load before switching: a cached part is filled before the tab's first frame.
         self.part(pane_id).ensure_loaded()
         self.query_one("#restaurant-parts", TabbedContent).active = pane_id

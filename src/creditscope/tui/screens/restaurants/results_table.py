@@ -13,8 +13,13 @@ from textual.coordinate import Coordinate
 from textual.message import Message
 from textual.widgets import DataTable
 
+from creditscope.client.price_state import PriceWords
 from creditscope.models import RestaurantSummary
+from creditscope.tui.host import host_of
+from creditscope.tui.prices import quote
 from creditscope.tui.screens.restaurants import formatting as fmt
+
+DETAILS = "restaurants/details"
 
 
 @dataclass(frozen=True)
@@ -59,6 +64,7 @@ class RestaurantResults(DataTable[Any]):
     """Restaurants from a search; the header or ``o`` changes the order, Enter opens one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "select_cursor", "Open", id="restaurants.open"),
         Binding("o", "cycle_sort", "Sort", id="restaurants.sort"),
     ]
 
@@ -181,11 +187,33 @@ class RestaurantResults(DataTable[Any]):
         if restaurant is not None:
             self.post_message(self.Opened(self, restaurant))
 
+    def open_price(self, restaurant: RestaurantSummary | None = None) -> PriceWords | None:
+        """What opening ``restaurant`` (default: the highlighted one) costs now."""
+        chosen = restaurant or self.selected
+        if chosen is None:
+            return None
+        now = quote(host_of(self), DETAILS, {"id": chosen.id})
+        return None if now is None else now.words()
+
+    def binding_cost(self, binding_id: str) -> PriceWords | None:
+        """Enter opens the highlighted restaurant: the footer says what that costs."""
+        return self.open_price() if binding_id == "restaurants.open" else None
+
+    def watch_cursor_coordinate(self, old: Coordinate, new: Coordinate) -> None:
+        """The footer's "⏎ Open · 2 cr" follows the highlighted row (it may be cached)."""
+        super().watch_cursor_coordinate(old, new)
+        self.screen.refresh_bindings()
+
     def on_click(self, event: events.Click) -> None:
-        """One click opens a row, not two: the table's own click on a row other than the
-        highlighted one only moves the cursor there (and selects only on a second click)."""
-        # Runs before the table's handler; the selection waits until the cursor has moved.
+        """A click on a row highlights it, so its price shows (footer and summary line); a
+        second click opens it. A row whose opening is free opens on the first click."""
+        # Runs before the table's handler, which only moves the cursor on a new row.
         meta = event.style.meta
         row, column = meta.get("row", -1), meta.get("column", -1)
-        if row >= 0 and column >= 0 and Coordinate(row, column) != self.cursor_coordinate:
+        if row < 0 or column < 0 or Coordinate(row, column) == self.cursor_coordinate:
+            return
+        row_key = self.coordinate_to_cell_key(Coordinate(row, 0)).row_key.value
+        clicked = next((r for r in self.results if r.id == row_key), None)
+        price = self.open_price(clicked)
+        if price is not None and price.cost == 0 and not price.sends:
             self.call_next(self.action_select_cursor)

@@ -76,6 +76,7 @@ class ReviewsView(RestaurantPart):
     operation: ClassVar[str] = "restaurants/reviews"
     title: ClassVar[str] = "Reviews"
     area_id: ClassVar[str] = "reviews-area"
+    button_id: ClassVar[str | None] = "reviews-load"
 
     def compose(self) -> ComposeResult:
         """The limit and its priced button stay above the results, so a bad limit can be fixed."""
@@ -83,7 +84,7 @@ class ReviewsView(RestaurantPart):
             limit = TextInput(str(DEFAULT_LIMIT), type="integer", id="reviews-limit", max_length=2)
             limit.border_title = "Reviews (1-50)"
             yield limit
-            yield PriceButton("Show", operation=self.operation, id="reviews-load")
+            yield PriceButton("Show reviews", operation=self.operation, id="reviews-load")
         with ResultArea(id=self.area_id, fields={"limit": "#reviews-limit"}):
             with Horizontal(classes="reviews-summary"):
                 yield Static("", id="reviews-average", classes="reviews-average")

@@ -5,13 +5,15 @@ from __future__ import annotations
 from collections.abc import Iterable
 from typing import Any, ClassVar
 
+from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widgets import Button, Input, Select, Static
+from textual.widgets import Button, DataTable, Input, Select, Static
 
 from creditscope.models import CUISINES, RestaurantSearch
+from creditscope.place_check import check_place, is_known_place
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.host import host_of
@@ -23,7 +25,7 @@ from creditscope.tui.screens.restaurants.breadcrumb import Breadcrumb
 from creditscope.tui.screens.restaurants.places import local_currency_symbol, place_name
 from creditscope.tui.screens.restaurants.results_table import BY_KEY, RestaurantResults
 from creditscope.tui.widgets.price_button import PriceButton
-from creditscope.tui.widgets.text_input import TextInput, focus_now
+from creditscope.tui.widgets.text_input import TextInput
 
 SEARCH = "restaurants/search"
 DEFAULT_LIMIT = 10
@@ -35,10 +37,11 @@ class RestaurantsScreen(AreaScreen):
     # Not the location box: number keys keep switching areas until `/` or a click.
     AUTO_FOCUS = "#results-table"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("slash", "focus_location", "Search", id="restaurants.focus_search"),
+        Binding("slash", "focus_main", "Search", id="restaurants.focus_search"),
         Binding("ctrl+r", "refresh", "Refresh", id="restaurants.refresh"),
     ]
     SPENDING_KEYS: ClassVar[dict[str, str]] = {"restaurants.refresh": SEARCH}
+    MAIN_FIELD = "#location"
 
     def __init__(self) -> None:
         super().__init__()
@@ -100,7 +103,11 @@ class RestaurantsScreen(AreaScreen):
     @on(Select.Changed, "#cuisine")
     def _sync_price(self) -> None:
         # The same request again is free: the button says so before it is pressed.
-        self.query_one("#search", PriceButton).params = self.search_params()
+        params = self.search_params()
+        button = self.query_one("#search", PriceButton)
+        button.params = params
+        location = str(params["location"])
+        button.blocked = "unknown place" if location and not is_known_place(location) else None
         self.query_one("#restaurant-results", ResultArea).mark_field(None)
 
     @on(Button.Pressed, "#search")
@@ -110,11 +117,35 @@ class RestaurantsScreen(AreaScreen):
         self.run_search()
 
     def run_search(self, *, refresh: bool = False) -> None:
-        """Send the current form through the results area."""
+        """Send the current form through the results area; a place the gazetteer does not
+        know is refused here, free, with the closest names (the sandbox would only answer
+        "no restaurants"; a live service may know it, so there it can be sent anyway)."""
         params = self.search_params()
         label = f"restaurants near {params['location']}" if params["location"] else "restaurants"
         request = CallRequest(SEARCH, params, refresh=refresh, label=label)
-        self.query_one("#restaurant-results", ResultArea).run(request)
+        area = self.query_one("#restaurant-results", ResultArea)
+        checked = check_place(str(params["location"])) if params["location"] else None
+        if checked is None or checked.known:
+            area.run(request)
+            return
+        area.show_empty(checked.message)
+        area.mark_field("location", focus=True)
+        if not host_of(self).is_sandbox:
+            self._offer_unknown_place(request, checked.message)
+
+    def _offer_unknown_place(self, request: CallRequest, why: str) -> None:
+        """A live service may know a place the gazetteer does not: send only if confirmed."""
+        from creditscope.tui.screens.confirm import ConfirmSpend
+
+        def decided(confirmed: bool | None) -> None:
+            if confirmed:
+                self.query_one("#restaurant-results", ResultArea).run(request, deliberate=True)
+
+        price = price_of(host_of(self), SEARCH)
+        self.app.push_screen(ConfirmSpend(
+            "Search an unknown place?",
+            f"{why} The service may still know it: searching costs {credits_text(price)}, "
+            "even if it finds nothing.", price=price), decided)
 
     def action_refresh(self) -> None:
         """Search again past the cache (charged)."""
@@ -134,10 +165,6 @@ class RestaurantsScreen(AreaScreen):
         self.query_one("#limit", Input).value = str(params.get("limit") or DEFAULT_LIMIT)
         self.query_one("#search", PriceButton).focus()
         return True
-
-    def action_focus_location(self) -> None:
-        """Put the cursor in the location box."""
-        focus_now(self.query_one("#location", Input))
 
     # --- results -------------------------------------------------------------------
 
@@ -168,9 +195,18 @@ class RestaurantsScreen(AreaScreen):
         if table.sort_column:
             direction = "high to low" if table.sort_descending else "low to high"
             text += f" · sorted by {BY_KEY[table.sort_column].title.lower()}, {direction}"
-        text += "  · Enter opens one"
+        opening = table.open_price()
+        chosen = table.selected
+        if chosen is not None and opening is not None:
+            # Where the eye is: what Enter (or a second click) on the highlighted row costs.
+            text += f"  · ⏎ opens [b]{escape(chosen.name)}[/b] · {opening.long}"
         self.query_one("#results-summary", Static).update(text)
         self._last = (data, params)
+
+    @on(DataTable.RowHighlighted, "#results-table")
+    def _highlighted(self) -> None:
+        if self._last is not None:
+            self._summarise(*self._last)
 
     @on(RestaurantResults.SortChanged)
     def _resorted(self) -> None:

@@ -1,0 +1,35 @@
+"""What a person sees on the explorer's screen, as text: for asserting prices are shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual.app import App
+from textual.widgets import Button, Static, Tab
+
+
+def footer_text(app: App[Any]) -> str:
+    """The footer's keys as shown: ``^r Refresh · 3 cr  / Location …``."""
+    parts = []
+    for key in app.screen.query("FooterKey"):
+        shown = getattr(key, "key_display", None) or getattr(key, "key", "")
+        parts.append(f"{shown} {getattr(key, 'description', '')}")
+    return "  ".join(parts)
+
+
+def visible_text(app: App[Any]) -> str:
+    """Every visible button, tab, footer key and text block of the top screen (and of a
+    dialog over it), one per line."""
+    lines: list[str] = []
+    for screen in app.screen_stack[-2:]:
+        for widget in screen.query("*"):
+            if not widget.display or not widget.visible:
+                continue
+            if isinstance(widget, Button | Tab):
+                lines.append(str(widget.label))
+            elif isinstance(widget, Static):
+                lines.append(str(widget.render()))
+    lines.append(footer_text(app))
+    for notification in app._notifications:
+        lines.append(f"{notification.title}: {notification.message}")
+    return "\n".join(lines)
