@@ -64,6 +64,11 @@ class Sandbox:
         """The demo key's balance as the sandbox holds it."""
         return int(self.app.state.store.balance(key_digest(DEMO_KEY)))
 
+    def spend_elsewhere(self, credits: int) -> None:
+        """Another machine spends ``credits`` with the same key: no ledger sees it."""
+        store = self.app.state.store
+        assert store.charge(key_digest(DEMO_KEY), credits, "elsewhere", "req_elsewhere").ok
+
     @property
     def fall(self) -> int:
         """How far the balance fell since the start."""
