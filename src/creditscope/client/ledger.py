@@ -275,8 +275,9 @@ class CreditLedger:
                 except sqlite3.Error:
                     self._db.rollback()
 
-    def subscribe(self, callback: Callable[[CallRecord], None]) -> Callable[[], None]:
-        """Call ``callback`` after each recorded call; returns a function that unsubscribes."""
+    def subscribe(self, callback: Callable[[CallRecord | None], None]) -> Callable[[], None]:
+        """Call ``callback`` after each recorded call (None: only the possibly charged
+        figure changed); returns a function that unsubscribes."""
         return self.session.subscribe(callback)
 
     def session_spent(self) -> int:
@@ -400,6 +401,7 @@ class CreditLedger:
                     " VALUES (?,?,?,?,?)",
                     (account, self.session_id, now.isoformat(), operation, credits),
                 )
+        self.session.notify(None)  # the meter shows it at once
 
     def possible_charges(
         self, account: str | None = None, session: str | None = None

@@ -61,6 +61,7 @@ class Reconciler:
         self._revealer: CallRecord | None = None
         self._anchor: Point | None = None  # balance, ledger position, when
         self._between: Counter[str] = Counter()  # operations recorded since the anchor
+        self._released = False  # the last check settled possible charges
 
     @classmethod
     def for_ledger(cls, ledger: CreditLedger, account: str) -> Reconciler:
@@ -96,6 +97,9 @@ class Reconciler:
                 found = self._check(self._lowest, self._revealer)
             self._lowest = self._revealer = None
         self.ledger.session.settle_uncertain()
+        if self._released:  # outside the locks: subscribers may read the ledger
+            self._released = False
+            self.ledger.session.notify(None)
         return found
 
     def _check(self, lowest: int, revealer: CallRecord | None) -> CallRecord | None:
@@ -125,6 +129,7 @@ class Reconciler:
                 self.ledger.record(found)
         # The rest were not charged (or, with no starting point, cannot be told): released.
         self.ledger.drop_possible(possible)
+        self._released = bool(possible)
         self._anchor = (observed, self.ledger.last_row(), now)
         self.ledger.settle_point(self.account, self._anchor)
         self._between.clear()
