@@ -138,15 +138,22 @@ async def test_two_keys_on_one_ledger_never_reconcile_against_each_other(
 ) -> None:
     app = create_app(SandboxConfig(db_path=None, keys={DEMO_KEY: 10_000, OTHER_KEY: 500}))
     transport = httpx.ASGITransport(app=app)
-    for key, city in [(DEMO_KEY, "Lisbon"), (OTHER_KEY, "Porto"), (DEMO_KEY, "Madrid"),
-                      (OTHER_KEY, "Rome"), (DEMO_KEY, "Paris")]:
-        client = _client(tmp_path, SANDBOX_BASE_URL, key, transport)
-        await client.call(SEARCH, {"location": city})
-        await client.aclose()
-        assert _unexplained(client) == []
+    explorer = _client(tmp_path, SANDBOX_BASE_URL, DEMO_KEY, transport)  # stays open
+    for city in ("Lisbon", "Porto", "Madrid"):
+        await explorer.call(SEARCH, {"location": city})
+        other = _client(tmp_path, SANDBOX_BASE_URL, OTHER_KEY, transport)  # a CLI call
+        await other.call(SEARCH, {"location": city}, refresh=True)  # the cache is shared
+        await other.aclose()
+        assert _unexplained(other) == []
+    later = _client(tmp_path, SANDBOX_BASE_URL, DEMO_KEY, transport)  # a new session
+    await later.call(SEARCH, {"location": "Rome"})
+    assert _unexplained(explorer) == [] and _unexplained(later) == []
+    assert later.ledger.lifetime_totals().unexplained == 0
     store = app.state.store
-    assert store.balance(key_digest(DEMO_KEY)) == 10_000 - 6
-    assert store.balance(key_digest(OTHER_KEY)) == 500 - 4
+    assert store.balance(key_digest(DEMO_KEY)) == 10_000 - 8
+    assert store.balance(key_digest(OTHER_KEY)) == 500 - 6
+    await explorer.aclose()
+    await later.aclose()
     ledger_bytes = b"".join(path.read_bytes() for path in tmp_path.glob("ledger.sqlite3*"))
     assert OTHER_KEY.encode() not in ledger_bytes and DEMO_KEY.encode() not in ledger_bytes
 
@@ -156,12 +163,13 @@ async def test_two_services_with_one_key_never_reconcile_against_each_other(
 ) -> None:
     here, there = Sandbox(tmp_path), Sandbox(tmp_path)
     there.spend_elsewhere(100)  # the other service's balance is far from this one's
-    services = [(SANDBOX_BASE_URL, here), ("https://other.example.test", there)]
-    for round_ in range(2):
-        for base_url, service in services:
-            client = _client(tmp_path, base_url, DEMO_KEY, service.transport)
-            await client.call(SEARCH, {"location": ("Lisbon", "Porto")[round_]},
-                              refresh=True)
-            await client.aclose()
-            assert _unexplained(client) == []
-    assert client.ledger.lifetime_totals().spent == here.fall + there.fall - 100
+    explorer = _client(tmp_path, SANDBOX_BASE_URL, DEMO_KEY, here.transport)  # stays open
+    for city in ("Lisbon", "Porto"):
+        await explorer.call(SEARCH, {"location": city})
+        other = _client(tmp_path, "https://other.example.test", DEMO_KEY, there.transport)
+        await other.call(SEARCH, {"location": city})
+        await other.aclose()
+        assert _unexplained(other) == []
+    assert _unexplained(explorer) == []
+    assert explorer.ledger.lifetime_totals().spent == here.fall + there.fall - 100
+    await explorer.aclose()
