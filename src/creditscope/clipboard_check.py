@@ -26,20 +26,21 @@ _TOOLS: tuple[tuple[str, ...], ...] = (
     ("pbcopy",),
 )
 
-# (environment variable, value it starts with or "" for any, terminal, honours OSC 52 writes)
-_TERMINALS: tuple[tuple[str, str, str, bool], ...] = (
-    ("KITTY_WINDOW_ID", "", "kitty", True),
-    ("WEZTERM_EXECUTABLE", "", "WezTerm", True),
-    ("TERM_PROGRAM", "WezTerm", "WezTerm", True),
-    ("TERM_PROGRAM", "ghostty", "Ghostty", True),
-    ("ALACRITTY_WINDOW_ID", "", "Alacritty", True),
-    ("WT_SESSION", "", "Windows Terminal", True),
-    ("TERM_PROGRAM", "vscode", "VS Code's terminal", True),
-    ("TERM", "foot", "foot", True),
-    ("TERM", "xterm-kitty", "kitty", True),
-    ("TERM_PROGRAM", "Apple_Terminal", "macOS Terminal", False),
-    ("VTE_VERSION", "", "a VTE terminal (GNOME Terminal, Tilix, …)", False),
-    ("TERM", "linux", "the Linux console", False),
+# (environment variable, value it starts with or "" for any, terminal): terminals
+# known to honour OSC 52 writes, then those known to ignore them.
+_HONOURING: tuple[tuple[str, str, str], ...] = (
+    ("KITTY_WINDOW_ID", "", "kitty"),
+    ("WEZTERM_EXECUTABLE", "", "WezTerm"), ("TERM_PROGRAM", "WezTerm", "WezTerm"),
+    ("TERM_PROGRAM", "ghostty", "Ghostty"),
+    ("ALACRITTY_WINDOW_ID", "", "Alacritty"),
+    ("WT_SESSION", "", "Windows Terminal"),
+    ("TERM_PROGRAM", "vscode", "VS Code's terminal"),
+    ("TERM", "foot", "foot"), ("TERM", "xterm-kitty", "kitty"),
+)
+_IGNORING: tuple[tuple[str, str, str], ...] = (
+    ("TERM_PROGRAM", "Apple_Terminal", "macOS Terminal"),
+    ("VTE_VERSION", "", "a VTE terminal (GNOME Terminal, Tilix, …)"),
+    ("TERM", "linux", "the Linux console"),
 )
 
 
@@ -112,8 +113,10 @@ def copy_may_be_lost(
 
 
 def _known_terminal(env: Mapping[str, str]) -> tuple[str, bool] | None:
-    for variable, prefix, name, honours in _TERMINALS:
-        value = env.get(variable)
-        if value and value.startswith(prefix):
-            return name, honours
+    """The terminal's name, and whether it honours OSC 52, when it is a known one."""
+    for table, honours in ((_HONOURING, True), (_IGNORING, False)):
+        for variable, prefix, name in table:
+            value = env.get(variable)
+            if value and value.startswith(prefix):
+                return name, honours
     return None

@@ -31,9 +31,9 @@ def _run_tool(tool: tuple[str, ...], text: str) -> None:
 def copy_text(app: App[object], text: str, what: str, *, save_as: str | None = None) -> bool:
     """Copy ``text`` and tell the user ``what`` was copied (e.g. "curl command").
 
-    Returns whether the copy should have arrived. When it may not have, a dialog
-    says so and offers to save ``text`` to a file (``save_as`` is the suggested
-    name; by default one made from ``what``).
+    Returns whether the copy should have arrived. When it may not have, a warning
+    says why (and the fix), and the save-file dialog offers to save ``text`` to a
+    file instead (``save_as`` is the suggested name; by default one made from ``what``).
     """
     app.copy_to_clipboard(text)
     tool = platform_tool()
@@ -45,21 +45,17 @@ def copy_text(app: App[object], text: str, what: str, *, save_as: str | None = N
         lines = text.count("\n") + 1
         app.notify(f"{what} ({len(text)} characters, {lines} lines)", title="Copied")
         return True
-    from creditscope.tui.screens.copy_fallback import CopyMayBeLost
-
     reason, fix = lost
+    app.notify(f"{what} was sent to the terminal, but {reason}."
+               + (f" To fix: {fix}." if fix else "") + " Save it to a file instead, or Cancel.",
+               title="The copy may not have arrived", severity="warning", timeout=12)
     name = save_as or f"{re.sub(r'[^a-z0-9]+', '-', what.lower()).strip('-') or 'copied'}.txt"
-
-    def answered(save: bool | None) -> None:
-        if save:
-            _save(app, text, what, Path(name))
-
-    app.push_screen(CopyMayBeLost(what, reason, fix), answered)
+    _offer_save(app, text, what, Path(name))
     return False
 
 
-def _save(app: App[object], text: str, what: str, default: Path) -> None:
-    """The save-file dialog for what could not be copied."""
+def _offer_save(app: App[object], text: str, what: str, default: Path) -> None:
+    """The save-file dialog, for what may not have reached the clipboard."""
     from creditscope.tui.screens.save_file import SaveFileDialog
     from creditscope.tui.web_tab import save_text
 
@@ -73,4 +69,5 @@ def _save(app: App[object], text: str, what: str, default: Path) -> None:
             return
         app.notify(where, title=f"Saved {what}")
 
-    app.push_screen(SaveFileDialog(f"Save {what} to a file", default), chosen)
+    title = f"The copy may not have arrived: save {what} to a file instead?"
+    app.push_screen(SaveFileDialog(title, default), chosen)
