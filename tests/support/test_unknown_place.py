@@ -73,20 +73,24 @@ def test_known_places_are_sent_and_the_flag_sends_an_unknown_one(
     assert DEFAULT_CREDITS - balance(isolated_dirs["data"]) == 4 == lifetime()["spent"]
 
 
+def batch(tmp_path: Path, places: list[str], *flags: str) -> tuple[Any, list[dict[str, str]]]:
+    """Run ``batch restaurants/search`` over ``places``; its output and result rows."""
+    source, out = tmp_path / "places.csv", tmp_path / "out.csv"
+    source.write_text("location\n" + "\n".join(places) + "\n", encoding="utf-8")
+    result = cli("batch", SEARCH, str(source), "--yes", "--out", str(out), *flags)
+    assert result.exit_code == 0, result.output
+    with out.open(encoding="utf-8") as handle:
+        return result, list(csv.DictReader(handle))
+
+
 def test_batch_lists_unknown_places_as_invalid_and_never_prices_them(
     tmp_path: Path, isolated_dirs: dict[str, Path],
 ) -> None:
-    source = tmp_path / "places.csv"
-    source.write_text("location\nLisbon\nAtlantis\nHogwarts\n", encoding="utf-8")
-    out = tmp_path / "out.csv"
-    result = cli("batch", SEARCH, str(source), "--yes", "--out", str(out))
-    assert result.exit_code == 0, result.output
+    result, rows = batch(tmp_path, ["Lisbon", "Atlantis", "Hogwarts"])
     assert "3 rows: 1 valid (1 distinct, 0 duplicates sent once), 2 invalid" in result.output
     assert "row 2 (line 3): No place called 'Atlantis'" in result.output
     assert "Did you mean Atlanta" in result.output and "--allow-unknown-place" in result.output
     assert "To send: 1 request × 2 cr = 2 credits" in result.output
-    with out.open(encoding="utf-8") as handle:
-        rows = list(csv.DictReader(handle))
     assert [row["status"] for row in rows] == ["ok", "invalid", "invalid"]
     assert "Hogwarts" in rows[2]["error"]
     assert DEFAULT_CREDITS - balance(isolated_dirs["data"]) == 2 == lifetime()["spent"]
@@ -95,9 +99,7 @@ def test_batch_lists_unknown_places_as_invalid_and_never_prices_them(
 def test_batch_sends_unknown_places_with_the_flag(
     tmp_path: Path, isolated_dirs: dict[str, Path],
 ) -> None:
-    source = tmp_path / "places.csv"
-    source.write_text("location\nAtlantis\nHogwarts\n", encoding="utf-8")
-    result = cli("batch", SEARCH, str(source), "--yes", "--allow-unknown-place")
-    assert result.exit_code == 0, result.output
+    result, rows = batch(tmp_path, ["Atlantis", "Hogwarts"], "--allow-unknown-place")
     assert "To send: 2 requests × 2 cr = 4 credits" in result.output
+    assert [row["status"] for row in rows] == ["ok", "ok"]
     assert DEFAULT_CREDITS - balance(isolated_dirs["data"]) == 4 == lifetime()["spent"]
