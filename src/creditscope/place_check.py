@@ -9,7 +9,10 @@ more, so callers offer to send anyway after saying why.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 from creditscope.gazetteer import City, Gazetteer, fold, load_gazetteer
 
@@ -77,3 +80,29 @@ def closest_places(text: str, gazetteer: Gazetteer, *, limit: int = 3) -> list[C
             if city not in found:
                 found.append(city)
     return found[:limit]
+
+
+# Operations whose ``location`` the sandbox resolves with this gazetteer.
+PLACE_OPERATIONS = frozenset({"restaurants/search"})
+ALLOW_UNKNOWN_PLACE = "--allow-unknown-place"
+
+
+def place_refusal(operation: str, params: Mapping[str, Any]) -> str | None:
+    """Why a request for a place the gazetteer does not know is not sent (it would be
+    charged for "nothing found"), or None to send it. The text names the opt-in."""
+    location = params.get("location") if operation in PLACE_OPERATIONS else None
+    if not isinstance(location, str):
+        return None
+    message = _unknown_place_message(location)
+    if message is None:
+        return None
+    return (f"{message} A live service may know places this list does not:"
+            f" {ALLOW_UNKNOWN_PLACE} sends it anyway.")
+
+
+@lru_cache(maxsize=1024)
+def _unknown_place_message(location: str) -> str | None:
+    """The check's message for an unknown place, None for a known one (cached: a batch
+    asks for the same places again and again)."""
+    check = check_place(location)
+    return None if check.known else check.message

@@ -8,6 +8,7 @@ commands and ``doctor``. It also names where the client keeps its files.
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 import httpx
@@ -41,6 +42,19 @@ def request_timeout(settings: Settings) -> httpx.Timeout:
     return httpx.Timeout(settings.timeout, connect=min(5.0, settings.timeout))
 
 
+class TimedASGITransport(httpx.ASGITransport):
+    """An in-process transport that keeps the request's read timeout, as the network
+    does: a sandbox answer held back past it is a ``ReadTimeout``, not a long wait."""
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        """Answer ``request`` from the app, or raise ``ReadTimeout`` when it is late."""
+        limit = request.extensions.get("timeout", {}).get("read")
+        try:
+            return await asyncio.wait_for(super().handle_async_request(request), limit)
+        except TimeoutError as late:
+            raise httpx.ReadTimeout("No answer in time", request=request) from late
+
+
 def sandbox_transport(db_path: Path | None) -> httpx.ASGITransport:
     """The sandbox app behind an in-process transport (no port is opened).
 
@@ -51,7 +65,7 @@ def sandbox_transport(db_path: Path | None) -> httpx.ASGITransport:
     from creditscope.sandbox.app import create_app
     from creditscope.sandbox.config import SandboxConfig
 
-    return httpx.ASGITransport(app=create_app(SandboxConfig(db_path=db_path)))
+    return TimedASGITransport(app=create_app(SandboxConfig(db_path=db_path)))
 
 
 def build_client(

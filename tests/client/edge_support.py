@@ -26,13 +26,16 @@ class FaultyTransport(httpx.AsyncBaseTransport):
     """The sandbox behind switchable faults.
 
     ``lose_next``: answers to drop after the sandbox handled (and charged) them,
-    raising ``ReadTimeout`` instead. ``hold``: while set, each request waits at the
-    gate (after ``arrived`` is set) until the test opens it.
+    raising ``ReadTimeout`` instead. ``drop_next``: requests that time out before
+    they reach the sandbox (never charged, but the client cannot tell). ``hold``:
+    while set, each request waits at the gate (after ``arrived`` is set) until the
+    test opens it.
     """
 
     def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
         self.inner = inner
         self.lose_next = 0
+        self.drop_next = 0
         self.hold = False
         self.gate = asyncio.Event()
         self.arrived = asyncio.Event()
@@ -40,6 +43,9 @@ class FaultyTransport(httpx.AsyncBaseTransport):
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self.requests.append(request)
+        if self.drop_next > 0:
+            self.drop_next -= 1
+            raise httpx.ReadTimeout("lost on the way, never charged", request=request)
         if self.hold:
             self.arrived.set()
             await self.gate.wait()
@@ -63,6 +69,18 @@ class Sandbox:
     def balance(self) -> int:
         """The demo key's balance as the sandbox holds it."""
         return int(self.app.state.store.balance(key_digest(DEMO_KEY)))
+
+    def spend_elsewhere(self, credits: int) -> None:
+        """Another machine spends ``credits`` with the same key: no ledger sees it."""
+        store = self.app.state.store
+        assert store.charge(key_digest(DEMO_KEY), credits, "elsewhere", "req_elsewhere").ok
+
+    def top_up(self, credits: int) -> None:
+        """The user buys ``credits`` more for the demo key."""
+        store = self.app.state.store
+        with store._transaction():
+            store._db.execute("UPDATE accounts SET balance = balance + ? WHERE key_hash = ?",
+                              (credits, key_digest(DEMO_KEY)))
 
     @property
     def fall(self) -> int:

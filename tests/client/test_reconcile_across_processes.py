@@ -63,7 +63,7 @@ async def test_another_sessions_charge_on_the_wire_is_not_a_difference(
     assert lifetime.unexplained == 0 and _unexplained(cli) == []
     assert lifetime.spent == sandbox.fall and lifetime.calls == 4
     # The check did happen: a real loss afterwards is still found.
-    sandbox.transport.lose_next = 1
+    sandbox.spend_elsewhere(2)
     await explorer.call(SEARCH, {"location": "Rome"})
     assert _unexplained(explorer) == [2]
     assert explorer.ledger.lifetime_totals().spent == sandbox.fall
@@ -78,7 +78,7 @@ async def test_a_crashed_processs_in_flight_row_stops_holding_checks_back(
     crashed = sandbox.client()  # its exchange started, then the process died
     await explorer.call(SEARCH, {"location": "Madrid"})
     crashed.ledger.flight_started(abandon_after=600.0)
-    sandbox.transport.lose_next = 1  # charged, answer lost, retried and charged again
+    sandbox.spend_elsewhere(2)  # the same key, on a machine no ledger here sees
     await explorer.call(SEARCH, {"location": "Lisbon"})
     assert _unexplained(explorer) == []  # the row is young: it might be a real call
     later = ledger_module.time.time() + 601.0

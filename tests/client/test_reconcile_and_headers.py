@@ -53,7 +53,7 @@ async def test_an_expired_copy_is_priced_online_and_free_but_stale_offline(
 # --- 5. reconciliation ---------------------------------------------------------------
 
 
-async def test_a_lost_answer_charged_again_on_retry_becomes_unexplained(
+async def test_a_lost_answer_charged_again_on_retry_is_settled_as_its_calls_charge(
     sandbox: Sandbox,
 ) -> None:
     client = sandbox.client()
@@ -61,6 +61,24 @@ async def test_a_lost_answer_charged_again_on_retry_becomes_unexplained(
     sandbox.transport.lose_next = 1  # charged, answer lost, GET retried and charged again
     result = await client.call(SEARCH, {"location": "Lisbon"})
     assert result.record.credits_charged == 2
+    # Issue 23: the lost attempt was possibly charged; the balance says it was: explained.
+    assert not [r for r in client.ledger.session_records if r.operation == UNEXPLAINED]
+    settled = [r for r in client.ledger.session_records if r.operation == SEARCH
+               and not r.method]
+    assert [r.credits_charged for r in settled] == [2]
+    assert settled[0].revealed_by is not None and SEARCH in settled[0].revealed_by
+    assert "answer was lost" in (settled[0].note or "")
+    totals = client.ledger.session_totals()
+    assert totals.spent == sandbox.fall == 6 and totals.unexplained == 0
+    assert totals.possibly_charged == 0
+    await client.aclose()
+
+
+async def test_a_fall_no_call_explains_becomes_unexplained(sandbox: Sandbox) -> None:
+    client = sandbox.client()
+    await client.call(SEARCH, {"location": "Madrid"})  # the first balance: the starting point
+    sandbox.spend_elsewhere(2)  # the same key used by another machine
+    await client.call(SEARCH, {"location": "Lisbon"})
     unexplained = [r for r in client.ledger.session_records if r.operation == UNEXPLAINED]
     assert [r.credits_charged for r in unexplained] == [2]
     assert unexplained[0].revealed_by is not None and SEARCH in unexplained[0].revealed_by

@@ -37,6 +37,8 @@ def deterministic_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(Input, "__init__", init_without_blink)
     monkeypatch.setattr(clipboard, "platform_tool", lambda: None)
+    # The developer's own terminal (tmux, GNOME Terminal…) must not change what a copy says.
+    monkeypatch.setattr(clipboard, "copy_may_be_lost", lambda env, tool: None)
 
 
 def _freeze(record: CallRecord) -> None:

@@ -8,6 +8,13 @@ operation, cost and outcome only: never the key, never params or bodies.
 The file also lists the exchanges on the wire right now (``in_flight``: session,
 start, and when the row counts as abandoned), so a process reconciling with the
 service can see that another process's charge may not be recorded yet.
+
+Each row names its account (``account_id.account_fingerprint``: service and key,
+hashed). Per account the file keeps the last *settled* balance (``settled``: the
+balance at a quiet moment and the ledger position it covers), so the next session
+starts reconciling from there, and the *possibly charged* attempts
+(``possible_charges``: answers lost after the request left) until a later balance
+settles them.
 """
 
 from __future__ import annotations
@@ -37,7 +44,8 @@ CREATE TABLE IF NOT EXISTS calls (
     credits_charged INTEGER NOT NULL,
     credits_saved INTEGER NOT NULL,
     error_code TEXT,
-    remaining INTEGER
+    remaining INTEGER,
+    account TEXT
 );
 CREATE INDEX IF NOT EXISTS calls_session ON calls (session);
 CREATE TABLE IF NOT EXISTS in_flight (
@@ -46,10 +54,28 @@ CREATE TABLE IF NOT EXISTS in_flight (
     started TEXT NOT NULL,
     abandoned_after REAL NOT NULL
 );
+CREATE TABLE IF NOT EXISTS settled (
+    account TEXT PRIMARY KEY,
+    balance INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS possible_charges (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account TEXT NOT NULL,
+    session TEXT NOT NULL,
+    at TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    credits INTEGER NOT NULL
+);
 """
-_COLUMNS = (
+_OLD_COLUMNS = (
     "session, at, operation, status, cache, credits_charged, credits_saved, error_code, remaining"
 )
+_COLUMNS = _OLD_COLUMNS + ", account"
+_INSERT = f"INSERT INTO calls ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+# A balance the service reported at a quiet moment, the ledger position it covers, when.
+Point = tuple[int, int, datetime]
 
 
 @dataclass
@@ -62,6 +88,18 @@ class OperationTotals:
     errors: int = 0
 
 
+@dataclass(frozen=True)
+class PossibleCharge:
+    """An attempt whose answer was lost after the request left: maybe charged."""
+
+    id: int
+    account: str
+    session: str
+    at: datetime
+    operation: str
+    credits: int
+
+
 @dataclass
 class Totals(OperationTotals):
     """Totals over a session or a lifetime, with a per-operation breakdown."""
@@ -69,6 +107,7 @@ class Totals(OperationTotals):
     by_operation: dict[str, OperationTotals] = field(default_factory=dict)
     remaining: int | None = None  # latest balance the service reported
     unexplained: int = 0  # part of ``spent``: balance falls no recorded call explains
+    possibly_charged: int = 0  # not in ``spent``: lost answers a later balance will settle
 
     def add(self, operation: str, spent: int, saved: int, failed: bool) -> None:
         """Count one call."""
@@ -97,6 +136,9 @@ class CreditLedger:
         self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
         self._db: sqlite3.Connection | None = None
         self._exclusive = False  # inside ``exclusive``: writes commit at its end
+        # In memory (``path=None``) the settled points and possible charges live here.
+        self._settled: dict[str, Point] = {}
+        self._possible: list[PossibleCharge] = []
         if path is not None:
             private_directory(path.parent)  # 0700 when this creates it
             try:
@@ -114,9 +156,7 @@ class CreditLedger:
                 side.rename(moved.with_name(moved.name + suffix))
         db = _open(path)
         if rows:
-            db.executemany(
-                f"INSERT INTO calls ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)", rows
-            )
+            db.executemany(_INSERT, rows)
             db.commit()
             kept = f"{len(rows)} recorded calls were readable and carried over"
         else:
@@ -159,12 +199,13 @@ class CreditLedger:
                         rec.credits_saved,
                         rec.error_code,
                         rec.remaining,
+                        rec.account,
                     ),
                 )
         self.session.notify(rec)
 
     def _insert(self, row: tuple[object, ...]) -> None:
-        self._write(f"INSERT INTO calls ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?)", row)
+        self._write(_INSERT, row)
 
     def _write(self, sql: str, args: tuple[object, ...]) -> int | None:
         """Run one write and commit it; returns the new row id, or None if it failed."""
@@ -234,8 +275,9 @@ class CreditLedger:
                 except sqlite3.Error:
                     self._db.rollback()
 
-    def subscribe(self, callback: Callable[[CallRecord], None]) -> Callable[[], None]:
-        """Call ``callback`` after each recorded call; returns a function that unsubscribes."""
+    def subscribe(self, callback: Callable[[CallRecord | None], None]) -> Callable[[], None]:
+        """Call ``callback`` after each recorded call (None: only the possibly charged
+        figure changed); returns a function that unsubscribes."""
         return self.session.subscribe(callback)
 
     def session_spent(self) -> int:
@@ -251,58 +293,150 @@ class CreditLedger:
             row = self._db.execute("SELECT MAX(id) FROM calls").fetchone()
         return int(row[0] or 0)
 
-    def charged_since(self, row_id: int) -> int:
-        """Credits recorded after position ``row_id`` by anyone writing this ledger."""
+    def _memory_since(self, row_id: int, account: str | None) -> list[CallRecord]:
+        return [rec for rec in self.session_records[row_id:]
+                if account is None or rec.account == account]
+
+    @staticmethod
+    def _of_account(account: str | None) -> tuple[str, tuple[str, ...]]:
+        """An SQL condition (and its argument) for one account's rows; none for all."""
+        return ("", ()) if account is None else (" AND account = ?", (account,))
+
+    def charged_since(self, row_id: int, account: str | None = None) -> int:
+        """Credits recorded after position ``row_id`` by anyone writing this ledger
+        (for ``account`` only, when given)."""
         if self._db is None:
-            return sum(rec.credits_charged for rec in self.session_records[row_id:])
+            return sum(rec.credits_charged for rec in self._memory_since(row_id, account))
+        where, args = self._of_account(account)
         with self._lock:
             row = self._db.execute(
-                "SELECT SUM(credits_charged) FROM calls WHERE id > ?", (row_id,)
+                f"SELECT SUM(credits_charged) FROM calls WHERE id > ?{where}", (row_id, *args)
             ).fetchone()
         return int(row[0] or 0)
 
-    def lowest_remaining_since(self, row_id: int) -> int | None:
+    def lowest_remaining_since(self, row_id: int, account: str | None = None) -> int | None:
         """The lowest balance any session recorded after position ``row_id``."""
         if self._db is None:
-            seen = [r.remaining for r in self.session_records[row_id:] if r.remaining is not None]
+            seen = [r.remaining for r in self._memory_since(row_id, account)
+                    if r.remaining is not None]
             return min(seen, default=None)
+        where, args = self._of_account(account)
         with self._lock:
             row = self._db.execute(
-                "SELECT MIN(remaining) FROM calls WHERE id > ?", (row_id,)
+                f"SELECT MIN(remaining) FROM calls WHERE id > ?{where}", (row_id, *args)
             ).fetchone()
         return None if row[0] is None else int(row[0])
 
-    def last_balance(self) -> tuple[int, int, datetime] | None:
+    def last_balance(self, account: str | None = None) -> Point | None:
         """The latest balance the service reported to anyone writing this ledger: the
         balance, its position (see ``last_row``) and when."""
         if self._db is None:
             for index in range(len(self.session_records) - 1, -1, -1):
                 rec = self.session_records[index]
-                if rec.remaining is not None:
+                if rec.remaining is not None and account in (None, rec.account):
                     return rec.remaining, index + 1, rec.started_at
             return None
+        where, args = self._of_account(account)
         with self._lock:
             row = self._db.execute(
-                "SELECT remaining, id, at FROM calls WHERE remaining IS NOT NULL"
-                " ORDER BY id DESC LIMIT 1"
+                f"SELECT remaining, id, at FROM calls WHERE remaining IS NOT NULL{where}"
+                " ORDER BY id DESC LIMIT 1", args,
             ).fetchone()
         return (int(row[0]), int(row[1]), datetime.fromisoformat(row[2])) if row else None
 
-    def spent_elsewhere_since(self, row_id: int) -> int:
+    def spent_elsewhere_since(self, row_id: int, account: str | None = None) -> int:
         """Credits other sessions (another explorer, a ``creditscope call``) recorded in
         the file after row ``row_id``: spend from elsewhere, not an error."""
         if self._db is None:
             return 0
+        where, args = self._of_account(account)
         with self._lock:
             row = self._db.execute(
-                "SELECT SUM(credits_charged) FROM calls WHERE id > ? AND session != ?",
-                (row_id, self.session_id),
+                f"SELECT SUM(credits_charged) FROM calls WHERE id > ? AND session != ?{where}",
+                (row_id, self.session_id, *args),
             ).fetchone()
         return int(row[0] or 0)
 
+    # --- settled balances and possible charges, per account ------------------------------
+
+    def settled_point(self, account: str) -> Point | None:
+        """The last balance a reconciliation settled for ``account`` (any session): the
+        balance, the position up to which every charge was recorded, and when."""
+        if self._db is None:
+            return self._settled.get(account)
+        with self._lock:
+            row = self._db.execute(
+                "SELECT balance, position, at FROM settled WHERE account = ?", (account,)
+            ).fetchone()
+        return (int(row[0]), int(row[1]), datetime.fromisoformat(row[2])) if row else None
+
+    def settle_point(self, account: str, point: Point) -> None:
+        """Keep ``point`` as ``account``'s settled balance, for this and later sessions."""
+        if self._db is None:
+            self._settled[account] = point
+            return
+        balance, position, at = point
+        with self._lock:
+            self._write(
+                "INSERT INTO settled (account, balance, position, at) VALUES (?,?,?,?)"
+                " ON CONFLICT(account) DO UPDATE SET balance = excluded.balance,"
+                " position = excluded.position, at = excluded.at",
+                (account, balance, position, at.isoformat()),
+            )
+
+    def hold_possible(self, account: str, operation: str, credits: int) -> None:
+        """An attempt of ``operation`` lost its answer after the request left: its price
+        is possibly charged until a later balance settles it. Subscribers are told."""
+        if credits <= 0:
+            return
+        now = datetime.now(UTC)
+        with self._lock:
+            if self._db is None:
+                ident = max((p.id for p in self._possible), default=0) + 1
+                self._possible.append(PossibleCharge(ident, account, self.session_id, now,
+                                                     operation, credits))
+            else:
+                self._write(
+                    "INSERT INTO possible_charges (account, session, at, operation, credits)"
+                    " VALUES (?,?,?,?,?)",
+                    (account, self.session_id, now.isoformat(), operation, credits),
+                )
+        self.session.notify(None)  # the meter shows it at once
+
+    def possible_charges(
+        self, account: str | None = None, session: str | None = None
+    ) -> list[PossibleCharge]:
+        """Attempts possibly charged and not settled yet, oldest first (for ``account``
+        or ``session`` when given)."""
+        def wanted(p: PossibleCharge) -> bool:
+            return account in (None, p.account) and session in (None, p.session)
+
+        if self._db is None:
+            with self._lock:
+                return [p for p in self._possible if wanted(p)]
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, account, session, at, operation, credits FROM possible_charges"
+                " ORDER BY id"
+            ).fetchall()
+        found = (PossibleCharge(int(i), a, s, datetime.fromisoformat(at), op, int(c))
+                 for i, a, s, at, op, c in rows)
+        return [p for p in found if wanted(p)]
+
+    def drop_possible(self, charges: list[PossibleCharge]) -> None:
+        """These possible charges are settled (recorded as charged, or released)."""
+        ids = {p.id for p in charges}
+        with self._lock:
+            if self._db is None:
+                self._possible = [p for p in self._possible if p.id not in ids]
+                return
+            for ident in sorted(ids):
+                self._write("DELETE FROM possible_charges WHERE id = ?", (ident,))
+
     def session_totals(self) -> Totals:
         """Totals of this process's calls."""
-        totals = Totals(remaining=self.remaining)
+        totals = Totals(remaining=self.remaining, possibly_charged=sum(
+            p.credits for p in self.possible_charges(session=self.session_id)))
         for rec in list(self.session_records):
             totals.add(rec.operation, rec.credits_charged, rec.credits_saved, not rec.ok)
         return totals
@@ -311,7 +445,9 @@ class CreditLedger:
         """Totals of every call ever recorded in the ledger file (this session if in memory)."""
         if self._db is None:
             return self.session_totals()
-        return self._totals_where("", ())
+        totals = self._totals_where("", ())
+        totals.possibly_charged = sum(p.credits for p in self.possible_charges())
+        return totals
 
     def latest_session(self) -> tuple[str, datetime] | None:
         """The most recent session in the file other than this one, and when it started."""
@@ -329,7 +465,9 @@ class CreditLedger:
         """Totals of one recorded session (e.g. the explorer's last run)."""
         if self._db is None:
             return self.session_totals() if session_id == self.session_id else Totals()
-        return self._totals_where("WHERE session = ?", (session_id,))
+        totals = self._totals_where("WHERE session = ?", (session_id,))
+        totals.possibly_charged = sum(p.credits for p in self.possible_charges(session=session_id))
+        return totals
 
     def _totals_where(self, where: str, args: tuple[str, ...]) -> Totals:
         assert self._db is not None
@@ -374,6 +512,10 @@ def _open(path: Path) -> sqlite3.Connection:
         # WAL + NORMAL: no fsync per call; a crash loses at most the last few rows.
         db.execute("PRAGMA synchronous=NORMAL")
         db.executescript(_SCHEMA)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(calls)")}
+        if "account" not in columns:  # a ledger from before accounts were named
+            db.execute("ALTER TABLE calls ADD COLUMN account TEXT")
+        db.execute("CREATE INDEX IF NOT EXISTS calls_account ON calls (account)")
         db.commit()
         check = db.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
@@ -392,8 +534,11 @@ def _readable_rows(path: Path) -> list[tuple[object, ...]]:
     except sqlite3.Error:
         return []
     try:
-        return db.execute(f"SELECT {_COLUMNS} FROM calls ORDER BY id").fetchall()
-    except sqlite3.Error:
+        for columns in (_COLUMNS, f"{_OLD_COLUMNS}, NULL"):  # NULL: an old file's rows
+            try:
+                return db.execute(f"SELECT {columns} FROM calls ORDER BY id").fetchall()
+            except sqlite3.Error:
+                continue
         return []
     finally:
         db.close()

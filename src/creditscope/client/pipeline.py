@@ -19,6 +19,7 @@ import httpx
 from pydantic import BaseModel
 
 from creditscope import __version__, models, operations
+from creditscope.client.account_id import account_fingerprint
 from creditscope.client.cache import ResponseCache, cache_key
 from creditscope.client.curl import mask_headers
 from creditscope.client.errors import (
@@ -66,6 +67,8 @@ class CallPipeline:
     ) -> None:
         self.base_url = base_url.rstrip("/")
         self._api_key = api_key or None
+        # The ledger names the account by a hash: the key itself never reaches the file.
+        self.account = account_fingerprint(self.base_url, self._api_key)
         self.cache = cache
         self.ledger = ledger if ledger is not None else CreditLedger(None)
         self.offline = offline
@@ -92,7 +95,7 @@ class CallPipeline:
     @property
     def reconciler(self) -> Reconciler:
         """The session's reconciler for this client's ledger (shared across rebuilds)."""
-        return Reconciler.for_ledger(self.ledger)
+        return Reconciler.for_ledger(self.ledger, self.account)
 
     def validate(self, operation: str, params: dict[str, Any]) -> dict[str, Any]:
         """Canonical params, or ``InvalidRequest(field=...)``; nothing is sent."""
@@ -253,6 +256,7 @@ class CallPipeline:
             cache=cache,
             request_headers=mask_headers(self._headers(op)),
             latency_ms=(time.perf_counter() - started) * 1000,
+            account=self.account,
         )
 
     def _fail(
@@ -300,8 +304,10 @@ class CallPipeline:
         session = self.ledger.session
 
         def lost_attempt() -> bool:
-            # The answer was lost after the request left: it may have been charged.
+            # The answer was lost after the request left: it may have been charged. The
+            # ledger keeps it as possibly charged until a later balance settles it.
             session.hold_uncertain(ex.price)
+            self.ledger.hold_possible(self.account, op.name, ex.price)
             return ex.confirmed or session.fits(self.budget)
 
         flight = self.reconciler.started(self._abandon_after())
@@ -320,6 +326,7 @@ class CallPipeline:
             except asyncio.CancelledError:
                 # Only when the client itself shuts down mid-exchange: still recorded.
                 session.hold_uncertain(ex.price)
+                self.ledger.hold_possible(self.account, op.name, ex.price)
                 self._fail(CreditscopeError("Cancelled while in flight", code="cancelled"),
                            rec, ex.reservation)
                 recorded = rec

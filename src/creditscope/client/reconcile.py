@@ -19,11 +19,22 @@ not an error). The check and the entry it may record are one step under the
 file's write lock, so two processes never record the same difference twice. A
 shortfall becomes an ``unexplained`` ledger entry of its own, counted in
 ``spent``, naming the call whose answer revealed it and the calls around it. A
-rise (a top-up, a refund) is taken as the new starting point. The first check
-of a session only sets the starting point.
+rise (a top-up, a refund) is taken as the new starting point.
 
-One reconciler per ledger file and session (``for_ledger``), so a rebuilt
-client carries on from where the previous one was.
+Everything is per account (the service and the key, as ``account_id`` names
+them): rows of another key or another base URL never enter the sums. Each check
+leaves its result in the file as the account's *settled* balance, and the first
+check of a session starts from there, so a fall between two CLI calls or two
+explorer runs is found too (a session with no settled balance before it only
+sets the starting point).
+
+An attempt whose answer was lost after the request left is *possibly charged*
+(kept in the file) until a check settles it: while the shortfall covers its
+price it becomes a charge of its operation, recorded and explained; otherwise it
+is released. Only what is left of the shortfall is unexplained.
+
+One reconciler per ledger file, account and session (``for_ledger``), so a
+rebuilt client carries on from where the previous one was.
 """
 
 from __future__ import annotations
@@ -32,7 +43,7 @@ import threading
 from collections import Counter
 from datetime import UTC, datetime
 
-from creditscope.client.ledger import CreditLedger
+from creditscope.client.ledger import CreditLedger, Point, PossibleCharge
 from creditscope.client.records import UNEXPLAINED, CacheStatus, CallRecord
 
 
@@ -40,21 +51,23 @@ class Reconciler:
     """Checks the recorded spend against the service's balance, when no call is in flight
     on the ledger file (this process's or another's)."""
 
-    def __init__(self, ledger: CreditLedger) -> None:
+    def __init__(self, ledger: CreditLedger, account: str) -> None:
         self.ledger = ledger
+        self.account = account
         self._lock = threading.Lock()
         self._in_flight = 0
         self._burst_row = 0  # ledger position when the unchecked calls began
         self._lowest: int | None = None  # lowest balance reported in the current burst
         self._revealer: CallRecord | None = None
-        self._anchor: tuple[int, int, datetime] | None = None  # balance, ledger position, when
+        self._anchor: Point | None = None  # balance, ledger position, when
         self._between: Counter[str] = Counter()  # operations recorded since the anchor
+        self._released = False  # the last check settled possible charges
 
     @classmethod
-    def for_ledger(cls, ledger: CreditLedger) -> Reconciler:
-        """The session's reconciler for this ledger file (made on first use)."""
+    def for_ledger(cls, ledger: CreditLedger, account: str) -> Reconciler:
+        """The session's reconciler for this ledger file and account (made on first use)."""
         key = str(ledger.path) if ledger.path is not None else f"memory:{id(ledger)}"
-        return ledger.session.shared(("reconciler", key), lambda: cls(ledger))
+        return ledger.session.shared(("reconciler", key, account), lambda: cls(ledger, account))
 
     def started(self, abandon_after: float) -> int | None:
         """An exchange is about to leave the client; other processes on the ledger see
@@ -84,37 +97,67 @@ class Reconciler:
                 found = self._check(self._lowest, self._revealer)
             self._lowest = self._revealer = None
         self.ledger.session.settle_uncertain()
+        if self._released:  # outside the locks: subscribers may read the ledger
+            self._released = False
+            self.ledger.session.notify(None)
         return found
 
     def _check(self, lowest: int, revealer: CallRecord | None) -> CallRecord | None:
-        """Compare, record a shortfall, move the starting point (under the write lock)."""
+        """Compare, settle possible charges, record a shortfall, move the starting point
+        (under the write lock)."""
         now = datetime.now(UTC)
-        anchor = self._anchor
+        # A session's first check starts where the last one on this account settled.
+        earlier = self._anchor is None
+        anchor = self._anchor or self.ledger.settled_point(self.account)
         # Other sessions' answers recorded since count too: their charges are in the sum.
-        seen = self.ledger.lowest_remaining_since(anchor[1] if anchor else self._burst_row)
+        seen = self.ledger.lowest_remaining_since(anchor[1] if anchor else self._burst_row,
+                                                  self.account)
         observed = lowest if seen is None else min(lowest, seen)
+        possible = self.ledger.possible_charges(self.account)
         found: CallRecord | None = None
         if anchor is not None:
             balance, row, since = anchor
-            gap = balance - self.ledger.charged_since(row) - observed
+            gap = balance - self.ledger.charged_since(row, self.account) - observed
+            for charge in possible:  # the shortfall they explain becomes their charge
+                if 0 < charge.credits <= gap:
+                    self.ledger.record(self._lost_answer_charged(charge, revealer))
+                    gap -= charge.credits
             if gap > 0:
-                elsewhere = self.ledger.spent_elsewhere_since(row)
-                found = self._unexplained(gap, since, revealer, elsewhere)
+                elsewhere = self.ledger.spent_elsewhere_since(row, self.account)
+                found = self._unexplained(gap, since, revealer, elsewhere,
+                                          between_sessions=earlier)
                 self.ledger.record(found)
+        # The rest were not charged (or, with no starting point, cannot be told): released.
+        self.ledger.drop_possible(possible)
+        self._released = bool(possible)
         self._anchor = (observed, self.ledger.last_row(), now)
+        self.ledger.settle_point(self.account, self._anchor)
         self._between.clear()
         return found
 
+    def _lost_answer_charged(
+        self, charge: PossibleCharge, revealer: CallRecord | None
+    ) -> CallRecord:
+        """The ledger entry of a possibly charged attempt the balance showed was charged."""
+        note = (f"Charged for an attempt at {charge.at:%H:%M:%S} UTC whose answer was lost"
+                " after the request left (a timeout or a dropped connection): the service's"
+                " balance shows it was charged.")
+        return CallRecord(
+            operation=charge.operation, method="", url="", params={}, cache=CacheStatus.NONE,
+            credits_charged=charge.credits, remaining=None, note=note,
+            revealed_by=_revealed(revealer), account=self.account,
+        )
+
     def _unexplained(
-        self, gap: int, since: datetime, revealer: CallRecord | None, elsewhere: int
+        self, gap: int, since: datetime, revealer: CallRecord | None, elsewhere: int,
+        *, between_sessions: bool = False,
     ) -> CallRecord:
         calls = ", ".join(f"{name} ×{count}" if count > 1 else name
                           for name, count in sorted(self._between.items())) or "none"
-        revealed = (f"{revealer.operation} ({revealer.request_id or 'no request id'})"
-                    if revealer is not None else None)
+        earlier = " (the balance an earlier session settled)" if between_sessions else ""
         note = (
             f"The service's balance fell {gap} cr more than the calls recorded since"
-            f" {since:%H:%M:%S} UTC explain. Calls in between: {calls}."
+            f" {since:%H:%M:%S} UTC{earlier} explain. Calls in between: {calls}."
         )
         if elsewhere:
             note += (f" {elsewhere} cr spent from elsewhere (other creditscope sessions on"
@@ -123,5 +166,13 @@ class Reconciler:
                  " by another machine.")
         return CallRecord(
             operation=UNEXPLAINED, method="", url="", params={}, cache=CacheStatus.NONE,
-            credits_charged=gap, remaining=None, note=note, revealed_by=revealed,
+            credits_charged=gap, remaining=None, note=note, revealed_by=_revealed(revealer),
+            account=self.account,
         )
+
+
+def _revealed(revealer: CallRecord | None) -> str | None:
+    """How an entry names the call whose answer revealed it."""
+    if revealer is None:
+        return None
+    return f"{revealer.operation} ({revealer.request_id or 'no request id'})"

@@ -44,6 +44,7 @@ class CallRecord:
     attempts: int = 0  # network attempts made (0 for a cache hit)
     note: str | None = None  # e.g. why an unexplained difference was recorded
     revealed_by: str | None = None  # the call whose answer revealed this difference
+    account: str | None = None  # service and key, hashed (``account_id``); never the key
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property

@@ -55,7 +55,7 @@ class SpendSession:
         self.remaining: int | None = None  # latest balance the service reported
         self._reserved = 0
         self._uncertain = 0
-        self._subscribers: list[Callable[[CallRecord], None]] = []
+        self._subscribers: list[Callable[[CallRecord | None], None]] = []
         self._shared: dict[Hashable, Any] = {}
         self._lock = threading.Lock()
 
@@ -137,8 +137,9 @@ class SpendSession:
             if rec.remaining is not None:
                 self.remaining = rec.remaining
 
-    def subscribe(self, callback: Callable[[CallRecord], None]) -> Callable[[], None]:
-        """Call ``callback`` after each recorded call; returns a function that unsubscribes."""
+    def subscribe(self, callback: Callable[[CallRecord | None], None]) -> Callable[[], None]:
+        """Call ``callback`` after each recorded call (with None when only the possibly
+        charged figure changed); returns a function that unsubscribes."""
         with self._lock:
             self._subscribers.append(callback)
 
@@ -149,7 +150,7 @@ class SpendSession:
 
         return unsubscribe
 
-    def notify(self, rec: CallRecord) -> None:
+    def notify(self, rec: CallRecord | None) -> None:
         """Tell every subscriber about ``rec`` (outside the lock: they may read the session)."""
         with self._lock:
             subscribers = list(self._subscribers)

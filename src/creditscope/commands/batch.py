@@ -76,8 +76,11 @@ def describe_plan(plan: BatchPlan, price_each: int, budget: int | None, spent: i
 @click.option("--ignore-extra-columns", is_flag=True,
               help="Skip columns that are not parameters of OPERATION.")
 @click.option("--dry-run", is_flag=True, help="Validate and price only; send nothing.")
+@click.option("--allow-unknown-place", is_flag=True,
+              help="Send rows whose location the built-in place list does not know "
+                   "(a live service may know it; the sandbox finds nothing, and charges).")
 def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency: int,
-            ignore_extra_columns: bool, dry_run: bool) -> None:
+            ignore_extra_columns: bool, dry_run: bool, allow_unknown_place: bool) -> None:
     """Run OPERATION once per row of FILE (CSV with the parameters as columns, or JSON Lines).
 
     \b
@@ -102,7 +105,7 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
     try:
         click.echo(f"{file}: {source.description}", err=True)
         try:
-            plan = plan_batch(client, op.name, source)
+            plan = plan_batch(client, op.name, source, allow_unknown_place=allow_unknown_place)
         except KeyboardInterrupt:
             click.echo("Interrupted while checking the rows; nothing was sent.", err=True)
             sys.exit(EXIT_INTERRUPTED)

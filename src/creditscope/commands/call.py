@@ -144,10 +144,13 @@ HELP = (
 @click.option("--refresh", is_flag=True, help="Bypass the cache (costs credits).")
 @click.option("--offline", is_flag=True, help="Answer from the cache only; send nothing.")
 @click.option("--dry-run", is_flag=True, help="Show the request and its price; send nothing.")
+@click.option("--allow-unknown-place", is_flag=True,
+              help="Send a location the built-in place list does not know (a live service"
+                   " may know it; the sandbox finds nothing, and charges).")
 @click.pass_context
 def command(
     ctx: click.Context, operation: str | None, from_curl: str | None, as_json: bool,
-    refresh: bool, offline: bool, dry_run: bool,
+    refresh: bool, offline: bool, dry_run: bool, allow_unknown_place: bool,
 ) -> None:
     """Call one operation and print the result."""
     from creditscope.client.errors import (
@@ -179,6 +182,10 @@ def command(
             from creditscope.commands.call_import import imported_call
 
             op_name, params = imported_call(from_curl, client, params)
+        refusal = None if allow_unknown_place else _place_refusal(client, op_name, params)
+        if refusal is not None:
+            click.echo(f"error: {refusal}", err=True)
+            ctx.exit(EXIT_USAGE)
         if dry_run:
             _print_plan(client, op_name, params)
             return
@@ -203,6 +210,19 @@ def command(
     else:
         click.echo(render_table(result.data))
     click.echo(summary_line(result.record, remaining), err=True)
+
+
+def _place_refusal(client: DataClient, operation: str, params: dict[str, Any]) -> str | None:
+    """Why a search for an unknown place is not sent, checked on valid params only (an
+    invalid request is refused, and recorded, by the client as usual)."""
+    from creditscope.client.errors import InvalidRequest
+    from creditscope.place_check import place_refusal
+
+    try:
+        clean = client.validate(operation, params)
+    except InvalidRequest:
+        return None
+    return place_refusal(operation, clean)
 
 
 def _param_value_back(ctx: click.Context, operation: str) -> str | None:

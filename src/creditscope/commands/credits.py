@@ -68,6 +68,7 @@ def command(as_json: bool) -> None:
         click.echo(json.dumps({
             "service": service,
             # spent includes unexplained: balance falls no recorded call explains.
+            # possibly_charged is not in spent: lost answers a later balance settles.
             "last_session": totals_json(session),
             "last_session_started": latest[1].isoformat() if latest else None,
             "lifetime": totals_json(lifetime),
@@ -83,5 +84,10 @@ def command(as_json: bool) -> None:
         click.echo(f"\nUnexplained: {_thousands(lifetime.unexplained)} of the credits spent"
                    " were a fall in the service's balance that no recorded call explains"
                    " (details in the explorer's Activity).")
+    if lifetime.possibly_charged:
+        click.echo(f"\nPossibly charged: {_thousands(lifetime.possibly_charged)} credits for"
+                   " answers lost after the request left (a timeout or a dropped connection)."
+                   " Not in spent yet: the next balance the service reports settles them"
+                   " (charged, or released).")
     if lifetime.remaining is not None:
         click.echo(f"\nRemaining (last reported): {_thousands(lifetime.remaining)} credits")

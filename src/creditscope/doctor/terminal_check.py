@@ -2,44 +2,27 @@
 
 The explorer copies (curl commands, JSON, exports) with OSC 52, an escape
 sequence asking the terminal to set the clipboard, plus the platform tool when
-one is there (:mod:`creditscope.tui.clipboard`). Whether a terminal honours
-OSC 52 cannot be asked, so this is a guess from the environment, and only ever
-a note: the terminal never makes doctor fail.
+one is there. Whether a terminal honours OSC 52 cannot be asked, so this is a
+guess from the environment (:mod:`creditscope.clipboard_check`, which the
+explorer's copy uses too), and only ever a note: the terminal never makes doctor
+fail.
 """
 
 from __future__ import annotations
 
 import io
 import os
-import shutil
-import subprocess
 from collections.abc import Mapping
 from typing import Any, Literal
 
+from creditscope import clipboard_check
+from creditscope.clipboard_check import platform_tool, tmux_set_clipboard
 from creditscope.doctor.report import Finding
-from creditscope.tui.clipboard import platform_tool
-
-FIX_TERMINAL = ("Use a terminal that supports OSC 52 (kitty, WezTerm, Windows Terminal…), or"
-                " install a clipboard tool (wl-copy, xclip) for the explorer to use.")
 
 # The explorer is laid out for 120x36 and usable down to this.
 SMALLEST_COMFORTABLE = (80, 24)
 
-# (environment variable, value it starts with or "" for any, terminal, honours OSC 52 writes)
-_TERMINALS: tuple[tuple[str, str, str, bool], ...] = (
-    ("KITTY_WINDOW_ID", "", "kitty", True),
-    ("WEZTERM_EXECUTABLE", "", "WezTerm", True),
-    ("TERM_PROGRAM", "WezTerm", "WezTerm", True),
-    ("TERM_PROGRAM", "ghostty", "Ghostty", True),
-    ("ALACRITTY_WINDOW_ID", "", "Alacritty", True),
-    ("WT_SESSION", "", "Windows Terminal", True),
-    ("TERM_PROGRAM", "vscode", "VS Code's terminal", True),
-    ("TERM", "foot", "foot", True),
-    ("TERM", "xterm-kitty", "kitty", True),
-    ("TERM_PROGRAM", "Apple_Terminal", "macOS Terminal", False),
-    ("VTE_VERSION", "", "a VTE terminal (GNOME Terminal, Tilix, …)", False),
-    ("TERM", "linux", "the Linux console", False),
-)
+_tmux_set_clipboard = tmux_set_clipboard  # looked up at each check: tests replace it
 
 
 def check_terminal() -> Finding:
@@ -82,50 +65,9 @@ def check_terminal() -> Finding:
 
 
 def osc52_support(env: Mapping[str, str]) -> tuple[str, str, str | None]:
-    """``("likely" | "unlikely" | "unknown", why, fix or None)`` for OSC 52 clipboard writes."""
-    if env.get("TMUX"):
-        setting = _tmux_set_clipboard()
-        if setting != "on":
-            return ("unlikely", f"tmux drops it (set-clipboard is {setting or 'unknown'})",
-                    "tmux set -g set-clipboard on (in ~/.tmux.conf to keep it)")
-        inner = _known_terminal(env)
-        if inner is not None and not inner[1]:
-            return "unlikely", f"tmux passes it on, but {inner[0]} ignores it", FIX_TERMINAL
-        return ("likely", "tmux passes it on (set-clipboard on)"
-                + (f" to {inner[0]}" if inner else ""), None)
-    if env.get("STY") or env.get("TERM", "").startswith("screen"):
-        return ("unlikely", "GNU screen does not pass it on",
-                "Use tmux with set-clipboard on, or a terminal without screen.")
-    known = _known_terminal(env)
-    if known is not None:
-        name, honours = known
-        if honours:
-            return "likely", f"{name} supports it", None
-        return "unlikely", f"{name} ignores it", FIX_TERMINAL
-    if env.get("TERM_PROGRAM") == "iTerm.app":
-        return ("unknown", "iTerm2 needs “Applications in terminal may access clipboard”",
-                "iTerm2 → Settings → General → Selection: allow clipboard access.")
-    return ("unknown", f"{env.get('TERM_PROGRAM') or env.get('TERM') or 'this terminal'}"
-            " is not known to support it", None)
-
-
-def _known_terminal(env: Mapping[str, str]) -> tuple[str, bool] | None:
-    for variable, prefix, name, honours in _TERMINALS:
-        value = env.get(variable)
-        if value and value.startswith(prefix):
-            return name, honours
-    return None
-
-
-def _tmux_set_clipboard() -> str | None:
-    if shutil.which("tmux") is None:
-        return None
-    try:
-        done = subprocess.run(["tmux", "show-options", "-gv", "set-clipboard"], capture_output=True,
-                              text=True, timeout=2, check=False)
-    except (OSError, subprocess.SubprocessError):
-        return None
-    return done.stdout.strip() or None
+    """``("likely" | "unlikely" | "unknown", why, fix or None)`` for OSC 52 clipboard writes
+    (the explorer's copy makes the same guess: ``clipboard_check``)."""
+    return clipboard_check.osc52_support(env, lambda: _tmux_set_clipboard())
 
 
 def _terminal_size() -> tuple[int, int] | None:

@@ -16,7 +16,7 @@ from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import AccountStore
 from creditscope.sandbox.charging import INVALID_KEY, Caller, account
 from creditscope.sandbox.config import SandboxConfig
-from creditscope.sandbox.faults import Faults
+from creditscope.sandbox.faults import Faults, StallAfterCharge
 from creditscope.sandbox.http import RequestGuard, install_error_handlers
 from creditscope.sandbox.openapi import (
     CATALOG_ERRORS,
@@ -85,6 +85,7 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     app.state.config = config
     app.state.faults = Faults(config)
     install_error_handlers(app)
+    app.add_middleware(StallAfterCharge)  # injected: charged, then held back
     app.add_middleware(RequestGuard)
     for router in ROUTERS:
         app.include_router(router)

@@ -23,6 +23,9 @@ class SandboxConfig:
     ``seed`` drives only the injected faults; the data is always deterministic.
     ``frozen_time`` pins "now" (the week the events are anchored to, and
     restaurants' ``open_now``) for reproducible tests and screenshots.
+    ``stall_after_charge_ms`` holds a charged answer back after the charge (a
+    service that charges, then stalls past the client's timeout); ``stalls`` is
+    how many charged answers stall (None: every one).
     """
 
     db_path: str | Path | None = None
@@ -31,4 +34,6 @@ class SandboxConfig:
     fail_rate: float = 0.0
     unavailable_rate: float = 0.0
     seed: int = 0
+    stall_after_charge_ms: int = 0
+    stalls: int | None = None
     frozen_time: datetime | None = None

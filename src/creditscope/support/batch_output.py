@@ -109,7 +109,8 @@ def result_rows(
     params_names = accepted_fields(plan.operation)
     key_names, read = KEY_FIELDS[plan.operation]
     for row in rows:
-        clean, problem = row_request(client, plan.operation, row)
+        clean, problem = row_request(client, plan.operation, row,
+                                     allow_unknown_place=plan.allow_unknown_place)
         out: dict[str, Any] = {"row": row.number, "credits": 0, "cache": "", "error": ""}
         shown = clean if clean is not None else row.params
         for name in params_names:

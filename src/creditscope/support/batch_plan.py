@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from creditscope.client.errors import InvalidRequest
+from creditscope.place_check import place_refusal
 from creditscope.support.batch_input import InputRow
 
 if TYPE_CHECKING:
@@ -48,6 +49,7 @@ class BatchPlan:
     invalid: int = 0
     invalid_shown: list[tuple[InputRow, str]] = field(default_factory=list)
     requests: dict[str, UniqueRequest] = field(default_factory=dict)
+    allow_unknown_place: bool = False  # send rows for places the gazetteer does not know
 
     @property
     def duplicates(self) -> int:
@@ -71,23 +73,30 @@ class BatchPlan:
 
 
 def row_request(
-    client: DataClient, operation: str, row: InputRow
+    client: DataClient, operation: str, row: InputRow, *, allow_unknown_place: bool = False,
 ) -> tuple[dict[str, Any] | None, str]:
-    """``(canonical params, "")`` for a valid row, ``(None, why)`` for an invalid one."""
+    """``(canonical params, "")`` for a valid row, ``(None, why)`` for an invalid one
+    (a place the gazetteer does not know is invalid unless ``allow_unknown_place``)."""
     if row.problem is not None:
         return None, row.problem
     try:
-        return client.validate(operation, row.params), ""
+        clean = client.validate(operation, row.params)
     except InvalidRequest as exc:
         return None, exc.message
+    refusal = None if allow_unknown_place else place_refusal(operation, clean)
+    return (None, refusal) if refusal else (clean, "")
 
 
-def plan_batch(client: DataClient, operation: str, rows: Iterable[InputRow]) -> BatchPlan:
+def plan_batch(
+    client: DataClient, operation: str, rows: Iterable[InputRow], *,
+    allow_unknown_place: bool = False,
+) -> BatchPlan:
     """Validate every row, merge identical ones, and price what is not cached; sends nothing."""
-    plan = BatchPlan(operation)
+    plan = BatchPlan(operation, allow_unknown_place=allow_unknown_place)
     for row in rows:
         plan.rows += 1
-        clean, problem = row_request(client, operation, row)
+        clean, problem = row_request(client, operation, row,
+                                     allow_unknown_place=allow_unknown_place)
         if clean is None:
             plan.invalid += 1
             if len(plan.invalid_shown) < SHOWN_INVALID:

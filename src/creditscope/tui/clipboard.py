@@ -1,35 +1,24 @@
-"""Copy text: OSC 52 through the terminal, plus the platform clipboard tool when present."""
+"""Copy text and tell the truth about it: OSC 52 through the terminal, plus the
+platform clipboard tool when present.
+
+When the terminal is known to drop OSC 52 (tmux with its default
+``set-clipboard external``, GNU screen, a terminal that ignores it; the guess
+``doctor`` reports, from :mod:`creditscope.clipboard_check`) and no platform tool
+copies instead, the explorer does not say "Copied": it says the copy may not
+have arrived and offers to save the text to a file.
+"""
 
 from __future__ import annotations
 
 import contextlib
 import os
-import shutil
+import re
 import subprocess
-import sys
+from pathlib import Path
 
 from textual.app import App
 
-# First tool found wins; Wayland before X11.
-_TOOLS: tuple[tuple[str, ...], ...] = (
-    ("wl-copy",),
-    ("xclip", "-selection", "clipboard"),
-    ("xsel", "--clipboard", "--input"),
-    ("pbcopy",),
-)
-
-
-def platform_tool() -> tuple[str, ...] | None:
-    """The clipboard command for this machine, or None (then OSC 52 alone is used)."""
-    if sys.platform == "darwin" and shutil.which("pbcopy"):
-        return ("pbcopy",)
-    has_display = bool(os.environ.get("WAYLAND_DISPLAY") or os.environ.get("DISPLAY"))
-    if not has_display:
-        return None
-    for tool in _TOOLS:
-        if shutil.which(tool[0]):
-            return tool
-    return None
+from creditscope.clipboard_check import copy_may_be_lost, platform_tool
 
 
 def _run_tool(tool: tuple[str, ...], text: str) -> None:
@@ -39,12 +28,46 @@ def _run_tool(tool: tuple[str, ...], text: str) -> None:
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
 
 
-def copy_text(app: App[object], text: str, what: str) -> None:
-    """Copy ``text`` and tell the user ``what`` was copied (e.g. "curl command")."""
+def copy_text(app: App[object], text: str, what: str, *, save_as: str | None = None) -> bool:
+    """Copy ``text`` and tell the user ``what`` was copied (e.g. "curl command").
+
+    Returns whether the copy should have arrived. When it may not have, a warning
+    says why (and the fix), and the save-file dialog offers to save ``text`` to a
+    file instead (``save_as`` is the suggested name; by default one made from ``what``).
+    """
     app.copy_to_clipboard(text)
     tool = platform_tool()
     if tool is not None:
         app.run_worker(lambda: _run_tool(tool, text), thread=True, group="clipboard",
                        description="Copy with the platform clipboard tool", exit_on_error=False)
-    lines = text.count("\n") + 1
-    app.notify(f"{what} ({len(text)} characters, {lines} lines)", title="Copied")
+    lost = copy_may_be_lost(os.environ, tool)
+    if lost is None:
+        lines = text.count("\n") + 1
+        app.notify(f"{what} ({len(text)} characters, {lines} lines)", title="Copied")
+        return True
+    reason, fix = lost
+    app.notify(f"{what} was sent to the terminal, but {reason}."
+               + (f" To fix: {fix}." if fix else "") + " Save it to a file instead, or Cancel.",
+               title="The copy may not have arrived", severity="warning", timeout=12)
+    name = save_as or f"{re.sub(r'[^a-z0-9]+', '-', what.lower()).strip('-') or 'copied'}.txt"
+    _offer_save(app, text, what, Path(name))
+    return False
+
+
+def _offer_save(app: App[object], text: str, what: str, default: Path) -> None:
+    """The save-file dialog, for what may not have reached the clipboard."""
+    from creditscope.tui.screens.save_file import SaveFileDialog
+    from creditscope.tui.web_tab import save_text
+
+    def chosen(path: Path | None) -> None:
+        if path is None:
+            return
+        try:
+            where = save_text(app, path, text if text.endswith("\n") else text + "\n")
+        except OSError as error:
+            app.notify(str(error), title="Could not save", severity="error")
+            return
+        app.notify(where, title=f"Saved {what}")
+
+    title = f"The copy may not have arrived: save {what} to a file instead?"
+    app.push_screen(SaveFileDialog(title, default), chosen)

@@ -54,3 +54,4 @@ class CreditSnapshot:
     errors: int = 0
     remaining: int | None = None
     unexplained: int = 0  # part of ``spent`` no recorded call explains (see Activity)
+    possibly_charged: int = 0  # not in ``spent``: lost answers the next balance settles

@@ -240,12 +240,13 @@ class ActivityScreen(AreaScreen):
         note = "curl command" if command == curl_command(record) else (
             f"curl command for the sandbox served at {SERVE_ADDRESS} (start it with "
             f"`{SERVE_COMMAND}`)")
-        copy_text(self.app, command, note)
+        copy_text(self.app, command, note, save_as="curl-command.sh")
 
     def action_copy_json(self) -> None:
         """Copy the selected call's response body, pretty-printed."""
         if (record := self._need_selection()) is not None:
-            copy_text(self.app, pretty_json(record.raw_body), "response JSON")
+            copy_text(self.app, pretty_json(record.raw_body), "response JSON",
+                      save_as=f"{record.operation.replace('/', '-')}.json")
 
     def action_save_json(self) -> None:
         """Ask for a path, then write the selected response body there."""

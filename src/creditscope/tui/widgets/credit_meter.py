@@ -23,7 +23,7 @@ def snapshot_of(ledger: Any) -> CreditSnapshot:
     return CreditSnapshot(
         spent=field("spent"), saved=field("saved"), calls=field("calls"),
         errors=field("errors"), remaining=getattr(ledger, "remaining", None),
-        unexplained=field("unexplained"),
+        unexplained=field("unexplained"), possibly_charged=field("possibly_charged"),
     )
 
 
@@ -55,6 +55,8 @@ class CreditMeter(Static):
                if snapshot.unexplained else ""),
             f"[b]{_credits(snapshot.saved)}[/b] cr saved",
         ]
+        if snapshot.possibly_charged:  # a lost answer: settled by the next balance
+            parts.append(f"[b]{_credits(snapshot.possibly_charged)}[/b] cr possibly charged")
         if snapshot.remaining is not None:
             parts.append(f"[b]{_credits(snapshot.remaining)}[/b] left")
         self.update("  ·  ".join(parts))

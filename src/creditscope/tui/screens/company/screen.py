@@ -230,7 +230,7 @@ class CompanyScreen(AreaScreen):
             self.notify("Run a lookup and pick a match first.", severity="warning")
             return
         url = match.company.url if match.company and match.company.url else match.company_url
-        copy_text(self.app, url, f"Company URL {url}")
+        copy_text(self.app, url, f"Company URL {url}", save_as="company-url.txt")
 
     def action_export(self) -> None:
         """Ask for a file and write the shown matches as JSON or CSV."""
@@ -278,7 +278,7 @@ class CompanyScreen(AreaScreen):
         """Copy the shown lookup as a Markdown report for a ticket (never the key)."""
         report = self._report()
         if report is not None:
-            copy_text(self.app, report, "Lookup report")
+            copy_text(self.app, report, "Lookup report", save_as="lookup-report.md")
 
     def action_save_report(self) -> None:
         """Ask for a file and save the Markdown report there."""

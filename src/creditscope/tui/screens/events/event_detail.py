@@ -16,6 +16,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from creditscope.gazetteer import load_gazetteer
+from creditscope.tui.clipboard import copy_text
 from creditscope.tui.screens.events.formatting import (
     coordinates_text,
     event_zone,
@@ -155,15 +156,14 @@ class EventDetail(Vertical):
     def copy_url(self) -> None:
         """Copy the event page's URL."""
         if self.event is not None and self.event.url:
-            self.app.copy_to_clipboard(self.event.url)
-            self.notify(self.event.url, title="Event URL copied")
+            copy_text(self.app, self.event.url, f"Event URL {self.event.url}",
+                      save_as="event-url.txt")
 
     def copy_images(self) -> None:
         """Copy the image URLs, one per line."""
         urls = self.image_urls()
         if urls:
-            self.app.copy_to_clipboard("\n".join(urls))
-            self.notify("\n".join(urls), title="Image URLs copied")
+            copy_text(self.app, "\n".join(urls), "Image URLs")
 
     @on(Button.Pressed, "#detail-open")
     def _open(self, event: Button.Pressed) -> None:

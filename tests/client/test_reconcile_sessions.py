@@ -1,0 +1,175 @@
+"""Issue 23, A: reconciliation carries over from one session (a ``creditscope call``,
+an explorer run) to the next on the same account, and an answer lost after the
+request left is "possibly charged" until a later balance settles it. Each client
+below is its own session on one shared ledger file, as separate processes are."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import httpx
+import pytest
+from client_fakes import InstantRetry
+from edge_support import Sandbox
+
+from creditscope.client.cache import ResponseCache
+from creditscope.client.client import DataClient
+from creditscope.client.errors import Timeout
+from creditscope.client.ledger import CreditLedger
+from creditscope.client.records import UNEXPLAINED, CallRecord
+from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
+from creditscope.sandbox.accounts import key_digest
+from creditscope.sandbox.app import create_app
+from creditscope.sandbox.config import SandboxConfig
+
+SEARCH = "restaurants/search"
+MENU = "restaurants/menu"
+OTHER_KEY = "sk_test_other_account_4242"
+
+
+@pytest.fixture
+def sandbox(tmp_path: Path) -> Sandbox:
+    return Sandbox(tmp_path)
+
+
+def _unexplained(client: DataClient) -> list[int]:
+    return [r.credits_charged for r in client.ledger.session_records
+            if r.operation == UNEXPLAINED]
+
+
+def _lost_and_charged(client: DataClient) -> list[CallRecord]:
+    """Entries for attempts whose answer was lost and the balance showed charged."""
+    return [r for r in client.ledger.session_records
+            if r.operation != UNEXPLAINED and not r.method]
+
+
+async def _one_call(sandbox: Sandbox, city: str, **options: object) -> DataClient:
+    """One short session: a search, then the client closes (the process ends)."""
+    client = sandbox.client(**options)
+    await client.call(SEARCH, {"location": city})
+    await client.aclose()
+    return client
+
+
+async def test_the_lost_charge_of_a_retried_menu_is_counted_in_the_next_session(
+    sandbox: Sandbox,
+) -> None:
+    await _one_call(sandbox, "Lisbon")  # one ordinary call: 2 credits
+    second = sandbox.client()  # then ``call restaurants/menu``: charged, stalled, retried
+    sandbox.transport.lose_next = 1
+    await second.call(MENU, {"id": "rst_lisbon_pt_001"})
+    assert sandbox.fall == 12
+    lifetime = second.ledger.lifetime_totals()
+    assert lifetime.spent == 12 and lifetime.unexplained == 0
+    assert lifetime.possibly_charged == 0
+    assert [r.credits_charged for r in _lost_and_charged(second)] == [5]
+    assert _lost_and_charged(second)[0].operation == MENU
+    await second.aclose()
+
+
+async def test_a_fall_between_two_sessions_becomes_unexplained(sandbox: Sandbox) -> None:
+    await _one_call(sandbox, "Lisbon")
+    sandbox.spend_elsewhere(3)  # the key used elsewhere while no creditscope ran
+    second = await _one_call(sandbox, "Porto")
+    assert _unexplained(second) == [3]
+    note = second.ledger.session_records[-1].note or ""
+    assert "an earlier session settled" in note
+    lifetime = second.ledger.lifetime_totals()
+    assert lifetime.unexplained == 3 and lifetime.spent == sandbox.fall == 7
+
+
+async def test_a_top_up_between_sessions_is_not_an_error(sandbox: Sandbox) -> None:
+    await _one_call(sandbox, "Lisbon")
+    sandbox.top_up(500)
+    second = await _one_call(sandbox, "Porto")
+    assert _unexplained(second) == []
+    # The top-up moved the starting point: a real fall afterwards is still found.
+    sandbox.spend_elsewhere(2)
+    third = await _one_call(sandbox, "Madrid")
+    assert _unexplained(third) == [2]
+    assert third.ledger.lifetime_totals().spent == sandbox.fall + 500
+
+
+async def test_an_attempt_that_timed_out_is_possibly_charged_until_a_balance_settles_it(
+    sandbox: Sandbox,
+) -> None:
+    await _one_call(sandbox, "Lisbon")
+    failing = sandbox.client()
+    sandbox.transport.lose_next = 3  # every attempt charged, every answer lost
+    with pytest.raises(Timeout):
+        await failing.call(MENU, {"id": "rst_lisbon_pt_001"})
+    assert failing.ledger.session_totals().possibly_charged == 15
+    lifetime = failing.ledger.lifetime_totals()
+    assert (lifetime.spent, lifetime.possibly_charged, sandbox.fall) == (2, 15, 17)
+    await failing.aclose()
+    later = await _one_call(sandbox, "Porto")  # the next session's balance settles them
+    lifetime = later.ledger.lifetime_totals()
+    assert (lifetime.spent, lifetime.possibly_charged, lifetime.unexplained) == (19, 0, 0)
+    assert lifetime.spent == sandbox.fall
+    assert lifetime.by_operation[MENU].spent == 15
+
+
+async def test_an_attempt_that_was_not_charged_is_released(sandbox: Sandbox) -> None:
+    await _one_call(sandbox, "Lisbon")
+    failing = sandbox.client()
+    sandbox.transport.drop_next = 3  # timed out before reaching the service
+    with pytest.raises(Timeout):
+        await failing.call(MENU, {"id": "rst_lisbon_pt_001"})
+    assert failing.ledger.lifetime_totals().possibly_charged == 15
+    await failing.aclose()
+    later = await _one_call(sandbox, "Porto")
+    lifetime = later.ledger.lifetime_totals()
+    assert (lifetime.spent, lifetime.possibly_charged, lifetime.unexplained) == (4, 0, 0)
+    assert lifetime.spent == sandbox.fall
+
+
+# --- accounts never mix -----------------------------------------------------------------
+
+
+def _client(tmp_path: Path, base_url: str, key: str,
+            transport: httpx.AsyncBaseTransport) -> DataClient:
+    return DataClient(base_url, key, transport=transport,
+                      ledger=CreditLedger(tmp_path / "ledger.sqlite3"),
+                      cache=ResponseCache(tmp_path / "cache"), retry_policy=InstantRetry())
+
+
+async def test_two_keys_on_one_ledger_never_reconcile_against_each_other(
+    tmp_path: Path,
+) -> None:
+    app = create_app(SandboxConfig(db_path=None, keys={DEMO_KEY: 10_000, OTHER_KEY: 500}))
+    transport = httpx.ASGITransport(app=app)
+    explorer = _client(tmp_path, SANDBOX_BASE_URL, DEMO_KEY, transport)  # stays open
+    for city in ("Lisbon", "Porto", "Madrid"):
+        await explorer.call(SEARCH, {"location": city})
+        other = _client(tmp_path, SANDBOX_BASE_URL, OTHER_KEY, transport)  # a CLI call
+        await other.call(SEARCH, {"location": city}, refresh=True)  # the cache is shared
+        await other.aclose()
+        assert _unexplained(other) == []
+    later = _client(tmp_path, SANDBOX_BASE_URL, DEMO_KEY, transport)  # a new session
+    await later.call(SEARCH, {"location": "Rome"})
+    assert _unexplained(explorer) == [] and _unexplained(later) == []
+    assert later.ledger.lifetime_totals().unexplained == 0
+    store = app.state.store
+    assert store.balance(key_digest(DEMO_KEY)) == 10_000 - 8
+    assert store.balance(key_digest(OTHER_KEY)) == 500 - 6
+    await explorer.aclose()
+    await later.aclose()
+    ledger_bytes = b"".join(path.read_bytes() for path in tmp_path.glob("ledger.sqlite3*"))
+    assert OTHER_KEY.encode() not in ledger_bytes and DEMO_KEY.encode() not in ledger_bytes
+
+
+async def test_two_services_with_one_key_never_reconcile_against_each_other(
+    tmp_path: Path,
+) -> None:
+    here, there = Sandbox(tmp_path), Sandbox(tmp_path)
+    there.spend_elsewhere(100)  # the other service's balance is far from this one's
+    explorer = _client(tmp_path, SANDBOX_BASE_URL, DEMO_KEY, here.transport)  # stays open
+    for city in ("Lisbon", "Porto"):
+        await explorer.call(SEARCH, {"location": city})
+        other = _client(tmp_path, "https://other.example.test", DEMO_KEY, there.transport)
+        await other.call(SEARCH, {"location": city})
+        await other.aclose()
+        assert _unexplained(other) == []
+    assert _unexplained(explorer) == []
+    assert explorer.ledger.lifetime_totals().spent == here.fall + there.fall - 100
+    await explorer.aclose()

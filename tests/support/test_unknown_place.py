@@ -1,0 +1,105 @@
+"""Issue 23, C: a search for a place the client can tell will find nothing ("Atlantis",
+"Hogwarts") costs nothing: ``call`` refuses it (exit 2, suggestions, nothing sent),
+``batch`` lists it as an invalid row; ``--allow-unknown-place`` sends it anyway."""
+
+from __future__ import annotations
+
+import csv
+import json
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from click.testing import CliRunner
+
+from creditscope.cli import main
+from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY, SANDBOX_BASE_URL
+from creditscope.sandbox.accounts import key_digest
+
+SEARCH = "restaurants/search"
+
+
+def cli(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+def balance(data: Path) -> int:
+    """The sandbox's balance for the demo key (untouched: the starting credits)."""
+    path = data / "creditscope" / "sandbox.sqlite3"
+    if not path.exists():
+        return DEFAULT_CREDITS
+    with sqlite3.connect(path) as db:
+        row = db.execute("SELECT balance FROM accounts WHERE key_hash = ?",
+                         (key_digest(DEMO_KEY),)).fetchone()
+    return DEFAULT_CREDITS if row is None else int(row[0])
+
+
+def lifetime() -> dict[str, Any]:
+    shown = cli("credits", "--json").output
+    if "No calls recorded" in shown:
+        return {"spent": 0, "calls": 0}
+    totals: dict[str, Any] = json.loads(shown)["lifetime"]
+    return totals
+
+
+def test_call_refuses_an_unknown_place_for_free(isolated_dirs: dict[str, Path]) -> None:
+    result = cli("call", SEARCH, "--location", "Atlantis")
+    assert result.exit_code == 2
+    assert "No place called 'Atlantis' is known, so nothing was sent or charged" \
+        in result.stderr
+    assert "Did you mean Atlanta" in result.stderr and "--allow-unknown-place" in result.stderr
+    hogwarts = cli("call", SEARCH, "--location", "Hogwarts", "--dry-run")
+    assert hogwarts.exit_code == 2 and "Hogwarts" in hogwarts.stderr
+    assert balance(isolated_dirs["data"]) == DEFAULT_CREDITS
+    assert lifetime()["spent"] == 0
+
+
+def test_a_pasted_curl_search_for_an_unknown_place_is_refused_too(
+    isolated_dirs: dict[str, Path],
+) -> None:
+    pasted = f"curl '{SANDBOX_BASE_URL}/restaurants/search?location=Hogwarts'"
+    result = cli("call", "--from-curl", pasted)
+    assert result.exit_code == 2 and "No place called 'Hogwarts'" in result.stderr
+    assert balance(isolated_dirs["data"]) == DEFAULT_CREDITS
+
+
+def test_known_places_are_sent_and_the_flag_sends_an_unknown_one(
+    isolated_dirs: dict[str, Path],
+) -> None:
+    assert cli("call", SEARCH, "--location", "Lisbon", "--json").exit_code == 0
+    sent = cli("call", SEARCH, "--location", "Hogwarts", "--allow-unknown-place", "--json")
+    assert sent.exit_code == 0, sent.stderr
+    assert json.loads(sent.stdout)["results"] == []  # the sandbox found nothing: charged
+    assert DEFAULT_CREDITS - balance(isolated_dirs["data"]) == 4 == lifetime()["spent"]
+
+
+def batch(tmp_path: Path, places: list[str], *flags: str) -> tuple[Any, list[dict[str, str]]]:
+    """Run ``batch restaurants/search`` over ``places``; its output and result rows."""
+    source, out = tmp_path / "places.csv", tmp_path / "out.csv"
+    source.write_text("location\n" + "\n".join(places) + "\n", encoding="utf-8")
+    result = cli("batch", SEARCH, str(source), "--yes", "--out", str(out), *flags)
+    assert result.exit_code == 0, result.output
+    with out.open(encoding="utf-8") as handle:
+        return result, list(csv.DictReader(handle))
+
+
+def test_batch_lists_unknown_places_as_invalid_and_never_prices_them(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    result, rows = batch(tmp_path, ["Lisbon", "Atlantis", "Hogwarts"])
+    assert "3 rows: 1 valid (1 distinct, 0 duplicates sent once), 2 invalid" in result.output
+    assert "row 2 (line 3): No place called 'Atlantis'" in result.output
+    assert "Did you mean Atlanta" in result.output and "--allow-unknown-place" in result.output
+    assert "To send: 1 request × 2 cr = 2 credits" in result.output
+    assert [row["status"] for row in rows] == ["ok", "invalid", "invalid"]
+    assert "Hogwarts" in rows[2]["error"]
+    assert DEFAULT_CREDITS - balance(isolated_dirs["data"]) == 2 == lifetime()["spent"]
+
+
+def test_batch_sends_unknown_places_with_the_flag(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    result, rows = batch(tmp_path, ["Atlantis", "Hogwarts"], "--allow-unknown-place")
+    assert "To send: 2 requests × 2 cr = 4 credits" in result.output
+    assert [row["status"] for row in rows] == ["ok", "ok"]
+    assert DEFAULT_CREDITS - balance(isolated_dirs["data"]) == 4 == lifetime()["spent"]
