@@ -48,6 +48,8 @@ __all__ = [
 HYDRATE_LIMIT = 5  # hits fetched in full and returned as matches
 SEARCH_RESULTS = 10  # hits one name search returns
 SEARCH_FLOOR = 0.3  # a page less similar than this is not a hit of the name search
+# A well-known company shares at least a distinctive word ("Bakery" finds no "Baker Hughes").
+LISTED_SEARCH_FLOOR = 0.5
 NAME_MAX = 200
 WEBSITE_MAX = 500
 CONFIDENCE_RANK = {"high": 0, "medium": 1, "low": 2}
@@ -131,7 +133,7 @@ def _name_hits(query: str, subject: WorldCompany, others: list[WorldCompany]) ->
             found[page.url or slug] = (similarity, Hit(page, is_flaky(slug)))
     for company, names in profiles():
         similarity = max(profile_similarity(wanted, name) for name in names)
-        if similarity >= SEARCH_FLOOR:
+        if similarity >= LISTED_SEARCH_FLOOR:
             page = listed_page(company)
             hit = Hit(page, False, company.names)
             found.setdefault(page.url or company.slug, (similarity, hit))
