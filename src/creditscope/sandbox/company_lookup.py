@@ -1,5 +1,17 @@
 """``find_company``: strip legal suffixes, run site-restricted searches, hydrate
-the top hits and grade each one."""
+the top hits and grade each one.
+
+The name search finds the company itself (curated, well-known or generated, see
+:mod:`creditscope.sandbox.company_world`), its namesakes, and every known page
+whose name (or a well-known company's other name: "Facebook" for Meta) is
+similar enough; the website search finds the pages listing exactly that domain.
+Grading follows the spec: ``high`` only when the page lists exactly the passed
+website; ``medium`` for a name alike enough (``STRONG_NAME``) when no website
+contradicts it, never for a name that resembles nothing the world knows
+(:mod:`creditscope.sandbox.plausibility`), and when a well-known company's
+name was typed in full, only for that company (not for "Neste" after
+"Nestlé"); ``low`` otherwise.
+"""
 
 from __future__ import annotations
 
@@ -11,6 +23,7 @@ from creditscope import models
 from creditscope.sandbox.companies import is_flaky, pages
 from creditscope.sandbox.company_pages import NETWORK_HOST
 from creditscope.sandbox.company_world import Fate, WorldCompany, company_named, namesakes
+from creditscope.sandbox.listed import by_domain, listed_page, profiles
 from creditscope.sandbox.naming import (
     STRONG_NAME,
     name_similarity,
@@ -18,6 +31,7 @@ from creditscope.sandbox.naming import (
     profile_similarity,
     strip_legal_suffixes,
 )
+from creditscope.sandbox.plausibility import is_nonsense
 from creditscope.sandbox.problems import invalid_parameter
 from creditscope.sandbox.websites import is_domain, normalise_domain
 
@@ -34,6 +48,8 @@ __all__ = [
 HYDRATE_LIMIT = 5  # hits fetched in full and returned as matches
 SEARCH_RESULTS = 10  # hits one name search returns
 SEARCH_FLOOR = 0.3  # a page less similar than this is not a hit of the name search
+# A well-known company shares at least a distinctive word ("Bakery" finds no "Baker Hughes").
+LISTED_SEARCH_FLOOR = 0.5
 NAME_MAX = 200
 WEBSITE_MAX = 500
 CONFIDENCE_RANK = {"high": 0, "medium": 1, "low": 2}
@@ -91,52 +107,78 @@ def _serp(company: models.Company) -> tuple[str, str]:
 
 @dataclass(frozen=True)
 class Hit:
-    """A search hit: the page and whether it loads when hydrated."""
+    """A search hit: the page, whether it loads when hydrated, and the names it is found by."""
 
     page: models.Company
     unavailable: bool
+    names: tuple[str, ...] = ()
 
 
-def _name_hits(query: str, subject: WorldCompany) -> list[Hit]:
+def _hit(company: WorldCompany) -> Hit:
+    return Hit(company.page, company.fate is Fate.UNAVAILABLE, company.names)
+
+
+def _name_hits(query: str, subject: WorldCompany, others: list[WorldCompany]) -> list[Hit]:
     """What the name search returns: the company itself, its namesakes, similar known pages."""
     wanted = profile(query)
     found: dict[str, tuple[float, Hit]] = {}
     if subject.fate is not Fate.NO_PAGE:
-        found[subject.slug] = (2.0, Hit(subject.page, subject.fate is Fate.UNAVAILABLE))
-    for other in namesakes(subject):
+        found[subject.page.url or subject.slug] = (2.0, _hit(subject))
+    for other in others:
         similarity = profile_similarity(wanted, profile(other.name))
-        found.setdefault(other.slug, (similarity, Hit(other.page, other.fate is Fate.UNAVAILABLE)))
+        found.setdefault(other.page.url or other.slug, (similarity, _hit(other)))
     for slug, page in pages().items():
         similarity = profile_similarity(wanted, profile(page.name or ""))
-        if similarity >= SEARCH_FLOOR and slug not in found:
-            found[slug] = (similarity, Hit(page, is_flaky(slug)))
+        if similarity >= SEARCH_FLOOR and (page.url or slug) not in found:
+            found[page.url or slug] = (similarity, Hit(page, is_flaky(slug)))
+    for company, names in profiles():
+        similarity = max(profile_similarity(wanted, name) for name in names)
+        if similarity >= LISTED_SEARCH_FLOOR:
+            page = listed_page(company)
+            hit = Hit(page, False, company.names)
+            found.setdefault(page.url or company.slug, (similarity, hit))
     ranked = sorted(found.items(), key=lambda item: (-item[1][0], item[0]))
     return [hit for _, (_, hit) in ranked[:SEARCH_RESULTS]]
 
 
-def _website_hits(wanted: str, subject: WorldCompany) -> list[Hit]:
+def _website_hits(wanted: str, subject: WorldCompany, others: list[WorldCompany]) -> list[Hit]:
     """What the website search returns: pages listing exactly that domain."""
-    hits = []
-    if subject.fate is not Fate.NO_PAGE and normalise_domain(subject.website) == wanted:
-        hits.append(Hit(subject.page, subject.fate is Fate.UNAVAILABLE))
+    hits = [
+        _hit(company)
+        for company in (subject, *others)
+        if company.fate is not Fate.NO_PAGE and normalise_domain(company.website) == wanted
+    ]
     hits += [
         Hit(page, is_flaky(slug))
         for slug, page in sorted(pages().items())
         if normalise_domain(page.website or "") == wanted and slug != subject.slug
     ]
-    return hits
+    listed = by_domain().get(wanted)
+    if listed is not None:
+        hits.append(Hit(listed_page(listed), False, listed.names))
+    unique: dict[str, Hit] = {}
+    for hit in hits:
+        unique.setdefault(hit.page.url or "", hit)
+    return list(unique.values())
 
 
-def _grade(hit: Hit, query: str, wanted: str | None, unavailable: bool) -> models.Match:
+def _grade(
+    hit: Hit, query: str, wanted: str | None, unavailable: bool, credible: bool, exact: bool
+) -> models.Match:
     page = hit.page
     title, snippet = _serp(page)
-    similarity = name_similarity(query, page.name or "")
+    similarity = max(name_similarity(query, name) for name in hit.names or (page.name or "",))
     # Without the page we cannot see its website: never "high" then.
     listed = normalise_domain(page.website or "")
     website_match = bool(wanted) and not unavailable and listed == wanted
     if website_match:
         confidence = "high"
-    elif similarity >= STRONG_NAME and not (wanted and not unavailable):
+    elif (
+        credible
+        and similarity >= STRONG_NAME
+        and not (exact and similarity < 1)
+        and not (wanted and not unavailable)
+    ):
         confidence = "medium"
     else:
         confidence = "low"
@@ -159,18 +201,21 @@ def find_company(
     queries = [f'site:{NETWORK_HOST}/company "{query}"']
     wanted = normalise_domain(request.website) if request.website else None
     subject = company_named(query, request.website)
-    hits = _name_hits(query, subject)
+    others = namesakes(subject, request.website)
+    hits = _name_hits(query, subject, others)
     if wanted:
         queries.append(f'site:{NETWORK_HOST}/company "{wanted}"')
-        site_hits = _website_hits(wanted, subject)
+        site_hits = _website_hits(wanted, subject, others)
         site_urls = {hit.page.url for hit in site_hits}
         hits = site_hits + [hit for hit in hits if hit.page.url not in site_urls]
+    credible = not is_nonsense(query)
+    exact = subject.listed is not None  # a well-known name typed in full: look-alikes are low
     matches = []
     for hit in hits[:HYDRATE_LIMIT]:
         unavailable = hit.unavailable or (
             unavailable_rate > 0 and fault_rng.random() < unavailable_rate
         )
-        matches.append(_grade(hit, query, wanted, unavailable))
+        matches.append(_grade(hit, query, wanted, unavailable, credible, exact))
     matches.sort(
         key=lambda m: (
             CONFIDENCE_RANK[m.confidence or "low"], -(m.name_similarity or 0), m.company_url

@@ -163,9 +163,15 @@ class PageSeed:
     website: str
     industry: Industry
     slug: str
+    largest_size: int | None = None  # a subsidiary is no larger than its parent (SIZES index)
 
 
-def _article(noun: str) -> str:
+def countries(count: int) -> str:
+    """``"in 1 country"``, ``"in 12 countries"``."""
+    return f"in {count} {'country' if count == 1 else 'countries'}"
+
+
+def article(noun: str) -> str:
     return "an" if noun[:1].lower() in "aeiou" else "a"
 
 
@@ -182,6 +188,23 @@ def _organization_type(rng: random.Random, seed: PageSeed, size: int) -> str:
     return "Privately Held"
 
 
+def network_figures(rng: random.Random, staff: int, industry: Industry) -> tuple[int, int]:
+    """(employees on the network, followers) of a company of ``staff`` people."""
+    on_network = max(1, round(staff * rng.uniform(*ON_NETWORK_SHARE)))
+    boost = CONSUMER_FOLLOWER_BOOST if industry.consumer else 1.0
+    return on_network, round(on_network * rng.uniform(*FOLLOWERS_PER_EMPLOYEE) * boost)
+
+
+def page_links(slug: str) -> dict[str, str]:
+    """The fields a page's address gives: slug, URL, logo and organisation id."""
+    return {
+        "slug": slug,
+        "url": f"{NETWORK_URL}/{slug}",
+        "logo": f"{LOGO_HOST}/{slug}.png",
+        "organization_id": str(stable_hash("org", slug) % 90_000_000 + 10_000_000),
+    }
+
+
 def build_page(seed: PageSeed) -> models.Company:
     """The page of one company; the same seed always gives the same page."""
     rng = rng_for("company", seed.slug, normalise_domain(seed.website))
@@ -189,28 +212,22 @@ def build_page(seed: PageSeed) -> models.Company:
     size = rng.choices(
         range(len(SIZES)), weights=LOCAL_SIZE_WEIGHTS if industry.local else SIZE_WEIGHTS
     )[0]
+    if seed.largest_size is not None:
+        size = min(size, seed.largest_size)
     label, fewest, most = SIZES[size]
     staff = round(math.exp(rng.uniform(math.log(fewest), math.log(most))))
-    on_network = max(1, round(staff * rng.uniform(*ON_NETWORK_SHARE)))
-    boost = CONSUMER_FOLLOWER_BOOST if industry.consumer else 1.0
-    followers = round(on_network * rng.uniform(*FOLLOWERS_PER_EMPLOYEE) * boost)
+    on_network, followers = network_figures(rng, staff, industry)
     city, country = headquarters_city(rng, home_countries(seed.name, seed.website))
     home = country_name(country)
     place = city if city == home else f"{city}, {home}"
-    reach = (
-        f"in and around {city}"
-        if industry.local
-        else f"in {rng.randint(1, 4 + 9 * size)} countries"
-    )
+    reach = f"in and around {city}" if industry.local else countries(rng.randint(1, 4 + 9 * size))
     founded = rng.randint(1975 if industry.local else 1950, 2022)
     return models.Company(
-        slug=seed.slug,
+        **page_links(seed.slug),
         name=seed.name,
-        url=f"{NETWORK_URL}/{seed.slug}",
-        logo=f"{LOGO_HOST}/{seed.slug}.png",
         tagline=rng.choice(industry.taglines),
         description=(
-            f"{seed.name} is {_article(industry.noun)} {industry.noun} headquartered in "
+            f"{seed.name} is {article(industry.noun)} {industry.noun} headquartered in "
             f"{place}. Founded in {founded}, it {industry.offer} for customers {reach}."
         ),
         website=seed.website,
@@ -221,5 +238,4 @@ def build_page(seed: PageSeed) -> models.Company:
         specialties=", ".join(rng.sample(industry.specialties, 3)),
         followers=followers,
         employees_on_network=on_network,
-        organization_id=str(stable_hash("org", seed.slug) % 90_000_000 + 10_000_000),
     )

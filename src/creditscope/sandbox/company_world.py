@@ -8,6 +8,12 @@ none, and some pages are momentarily unavailable. Namesakes are the same
 distinctive words in other trades and countries ("Acme" -> "Acme Logistics",
 "Acme Foods"), each generated the same way, so looking one up directly gives
 the page the first lookup showed.
+
+A well-known company (:mod:`creditscope.sandbox.listed`) is itself, with its
+real facts; its namesakes are its country subsidiaries ("Siemens Deutschland
+GmbH" on siemens.de), and a name that resembles nothing the world knows
+(:mod:`creditscope.sandbox.plausibility`) is no company the network has a page
+for, and has no namesakes.
 """
 
 from __future__ import annotations
@@ -15,7 +21,7 @@ from __future__ import annotations
 import enum
 import random
 import unicodedata
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 from creditscope import models
@@ -28,6 +34,8 @@ from creditscope.sandbox.company_pages import (
     home_countries,
     weighted_country,
 )
+from creditscope.sandbox.industries import BY_NAME
+from creditscope.sandbox.listed import ListedCompany, listed_named, listed_page, size_index
 from creditscope.sandbox.naming import (
     LOCAL_TRADES,
     STRONG_NAME,
@@ -39,8 +47,9 @@ from creditscope.sandbox.naming import (
     words_of,
 )
 from creditscope.sandbox.places import slugify
+from creditscope.sandbox.plausibility import is_nonsense
 from creditscope.sandbox.seeding import rng_for, stable_hash
-from creditscope.sandbox.websites import normalise_domain, registrable_matches
+from creditscope.sandbox.websites import normalise_domain, registrable_matches, split_domain
 
 # Trades a namesake may be in (the name word as shown), and light variants of a name.
 NAMESAKE_KINDS = (
@@ -64,6 +73,15 @@ MAX_LABEL = 63
 LOCAL_NO_PAGE_PERCENT = 80
 UNAVAILABLE_PERCENT = 8
 CURATED_NEARBY = 0.6  # a root this similar to a curated name belongs to the curated world
+# Where a well-known company has a subsidiary page: country, name word, legal form.
+SUBSIDIARY_COUNTRIES: tuple[tuple[str, str, str], ...] = (
+    ("DE", "Deutschland", "GmbH"), ("GB", "United Kingdom", "Ltd"), ("FR", "France", "SAS"),
+    ("JP", "Japan", "K.K."), ("IT", "Italia", "S.r.l."), ("ES", "España", "S.L."),
+    ("NL", "Nederland", "B.V."), ("SE", "Sverige", "AB"), ("AU", "Australia", "Pty Ltd"),
+    ("IN", "India", "Pvt Ltd"), ("BR", "Brasil", "Ltda"), ("CH", "Schweiz", "AG"),
+    ("PL", "Polska", "Sp. z o.o."), ("CA", "Canada", "Inc"), ("MX", "México", "S.A. de C.V."),
+)  # fmt: skip
+SUBSIDIARIES = (2, 3)  # how many country pages a well-known company has in a lookup
 
 
 class Fate(enum.Enum):
@@ -83,13 +101,24 @@ class WorldCompany:
     fate: Fate
     slug: str
     known: bool = False  # one of the curated companies
+    listed: ListedCompany | None = None  # a well-known company: its facts
+    industry: str | None = None  # its field when not the one its name points to
+    largest_size: int | None = None  # a subsidiary's page is no larger than its parent's
 
     @cached_property
     def page(self) -> models.Company:
         """Its page on the network (what hydrating the search hit returns)."""
         if self.known:
             return pages()[self.slug]
-        return build_page(PageSeed(self.name, self.website, industry_for(self.name), self.slug))
+        if self.listed is not None:
+            return listed_page(self.listed)
+        field = BY_NAME[self.industry] if self.industry else industry_for(self.name)
+        return build_page(PageSeed(self.name, self.website, field, self.slug, self.largest_size))
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """The names it is found by: a well-known company's other names too."""
+        return self.listed.names if self.listed is not None else (self.name,)
 
 
 def fate_of(name: str) -> Fate:
@@ -164,9 +193,58 @@ def known_company(name: str) -> WorldCompany | None:
     return WorldCompany(entry.name, entry.website, fate, entry.slug, known=True)
 
 
+def listed_company(name: str) -> WorldCompany | None:
+    """The well-known company one of whose names has these words, if any."""
+    found = listed_named(name)
+    if found is None:
+        return None
+    return WorldCompany(found.name, found.website, Fate.PAGE, found.slug, listed=found)
+
+
+def subsidiary(parent: ListedCompany, country: str) -> WorldCompany:
+    """A well-known company's page for one country: ``"Siemens Deutschland GmbH"``."""
+    _, word, form = next(entry for entry in SUBSIDIARY_COUNTRIES if entry[0] == country)
+    name = f"{parent.name} {word} {form}"
+    website = f"https://www.{parent.label}.{country_domain(country)}"
+    largest = max(0, size_index(parent.employees) - 1) if parent.employees else None
+    return WorldCompany(
+        name, website, Fate.PAGE, slugify(name), industry=parent.industry, largest_size=largest
+    )
+
+
+def subsidiary_named(name: str) -> WorldCompany | None:
+    """``"Siemens Deutschland"`` -> that subsidiary page, when the rest is a well-known name."""
+    words = profile(name).words
+    for country, word, _ in SUBSIDIARY_COUNTRIES:
+        tail = profile(word).words
+        if len(words) > len(tail) and words[-len(tail):] == tail:
+            parent = listed_named(" ".join(words[: -len(tail)]))
+            if parent is not None and parent.country != country:
+                return subsidiary(parent, country)
+    return None
+
+
 def company_named(name: str, website: str | None = None) -> WorldCompany:
-    """The company a lookup of ``name`` is about: a curated one, else a generated one."""
-    return known_company(name) or derived_company(name, website)
+    """The company a lookup of ``name`` is about: a curated one, a well-known one, else a
+    generated one (with no page when the name is nonsense)."""
+    found = known_company(name) or listed_company(name) or subsidiary_named(name)
+    if found is not None:
+        return found
+    derived = derived_company(name, website)
+    return replace(derived, fate=Fate.NO_PAGE) if is_nonsense(name) else derived
+
+
+def subsidiaries(parent: ListedCompany, website: str | None) -> list[WorldCompany]:
+    """A few of its country pages, and the one whose website was passed, if that is one."""
+    rng = rng_for("subsidiaries", parent.slug)
+    countries = [c for c, _, _ in SUBSIDIARY_COUNTRIES if c != parent.country]
+    chosen = rng.sample(countries, rng.choice(SUBSIDIARIES))
+    if website:
+        domain = split_domain(normalise_domain(website))
+        country = domain.country
+        if domain.name == parent.label and country in countries and country not in chosen:
+            chosen.insert(0, country)
+    return [subsidiary(parent, country) for country in chosen]
 
 
 def _root(name: str) -> str:
@@ -176,10 +254,13 @@ def _root(name: str) -> str:
     return " ".join(kept)
 
 
-def namesakes(subject: WorldCompany) -> list[WorldCompany]:
-    """Similarly named companies in other trades and countries (none around curated names)."""
+def namesakes(subject: WorldCompany, website: str | None = None) -> list[WorldCompany]:
+    """Similarly named companies in other trades and countries (none around curated names
+    or nonsense; a well-known company's are its subsidiaries)."""
+    if subject.listed is not None:
+        return subsidiaries(subject.listed, website)
     root = _root(subject.name)
-    if subject.known or not root:
+    if subject.known or not root or is_nonsense(subject.name):
         return []
     if any(name_similarity(root, page.name or "") >= CURATED_NEARBY for page in pages().values()):
         return []  # the curated families already answer this name

@@ -235,6 +235,99 @@ INDUSTRIES: tuple[Industry, ...] = (
         local=True,
     ),
 )
+# Fields of the well-known companies only (listed.py): no name word points to them.
+LISTED_INDUSTRIES: tuple[Industry, ...] = (
+    Industry(
+        "Automotive", (), "car maker", "designs, builds and sells cars and commercial vehicles",
+        ("Moving people forward.", "Mobility for everyone.", "Engineered to last."),
+        ("passenger cars", "electric vehicles", "commercial vehicles", "mobility services",
+         "autonomous driving", "after-sales service"),
+        consumer=True,
+    ),
+    Industry(
+        "Semiconductors", (), "semiconductor company", "designs and makes chips",
+        ("Computing, accelerated.", "The silicon inside.", "Powering what's next."),
+        ("processors", "memory", "chip design", "foundry services", "AI accelerators",
+         "wireless chips"),
+    ),
+    Industry(
+        "Oil & Energy", (), "energy company", "produces, refines and sells oil, gas and power",
+        ("Energy for a changing world.", "Powering progress.", "More energy, fewer emissions."),
+        ("oil and gas", "refining", "LNG", "chemicals", "low-carbon energy", "trading"),
+    ),
+    Industry(
+        "Utilities", (), "utility", "generates and distributes electricity, gas and water",
+        ("Power you can count on.", "Energy for every home.", "Keeping the lights on."),
+        ("electricity", "gas networks", "water", "renewable generation", "grid operation",
+         "retail energy"),
+    ),
+    Industry(
+        "Chemicals", (), "chemical company", "makes chemicals, materials and industrial gases",
+        ("Chemistry for a better life.", "Materials that make a difference.",
+         "Science at work."),
+        ("specialty chemicals", "industrial gases", "coatings", "plastics", "agricultural "
+         "solutions", "materials science"),
+    ),
+    Industry(
+        "Mining & Metals", (), "mining company", "mines and refines metals and minerals",
+        ("Resources for a growing world.", "From the ground up.", "Metals for tomorrow."),
+        ("iron ore", "copper", "aluminium", "steel", "exploration", "recycling"),
+    ),
+    Industry(
+        "Consumer Electronics", (), "consumer electronics company",
+        "designs phones, computers and devices people use every day",
+        ("Technology for everyone.", "Designed for the way you live.", "Do more with less."),
+        ("smartphones", "computers", "wearables", "displays", "home appliances", "services"),
+        consumer=True,
+    ),
+    Industry(
+        "Internet", (), "internet company", "runs search, social and cloud services",
+        ("Bringing the world closer together.", "Organising information.",
+         "Connecting people and ideas."),
+        ("search", "advertising", "social media", "cloud computing", "e-commerce", "AI"),
+        consumer=True,
+    ),
+    Industry(
+        "Aviation & Aerospace", (), "aerospace and defence company",
+        "builds aircraft, engines and defence systems",
+        ("Defining the future of flight.", "Safety in every mission.", "Built to fly."),
+        ("commercial aircraft", "jet engines", "defence systems", "space", "avionics",
+         "maintenance services"),
+    ),
+    Industry(
+        "Medical Devices", (), "medical technology company",
+        "makes medical devices, diagnostics and lab equipment",
+        ("Innovation that saves lives.", "Technology for better care.", "Precision in health."),
+        ("medical devices", "diagnostics", "surgical robotics", "imaging", "life sciences tools",
+         "patient monitoring"),
+    ),
+    Industry(
+        "Machinery", (), "machinery maker", "builds machines, equipment and components",
+        ("Built for the toughest jobs.", "Engineering that moves industry.", "Power at work."),
+        ("industrial machinery", "construction equipment", "components", "electrical equipment",
+         "services", "digital solutions"),
+    ),
+    Industry(
+        "Entertainment", (), "entertainment company", "makes films, shows, music and games",
+        ("Stories that move the world.", "Entertainment for everyone.", "Made to be watched."),
+        ("film", "television", "streaming", "theme parks", "music", "games"),
+        consumer=True,
+    ),
+    Industry(
+        "Apparel & Fashion", (), "fashion company", "designs and sells clothes and luxury goods",
+        ("Style that lasts.", "Crafted with care.", "Fashion for every day."),
+        ("fashion", "leather goods", "luxury", "sportswear", "retail stores", "e-commerce"),
+        consumer=True,
+    ),
+    Industry(
+        "Tobacco", (), "tobacco company", "makes cigarettes and smoke-free products",
+        ("A smoke-free future.", "Better alternatives.", "Innovating for adults."),
+        ("cigarettes", "heated tobacco", "vapour products", "oral nicotine", "distribution",
+         "regulatory science"),
+        consumer=True,
+    ),
+)  # fmt: skip
+INDUSTRIES = INDUSTRIES + LISTED_INDUSTRIES
 BY_NAME = {industry.name: industry for industry in INDUSTRIES}
 _BY_WORD = {word: industry for industry in INDUSTRIES for word in industry.words}
 # Fields a brand name with no trade word in it is most often in.

@@ -29,19 +29,34 @@ from rapidfuzz import fuzz
 
 from creditscope.sandbox.industries import INDUSTRIES
 
-# Legal forms as registries print them, folded (dots and spaces are optional).
+# Legal forms as registries print them, folded (dots, spaces and slashes are
+# optional), by jurisdiction; several forms in a row ("Co., Ltd.", "AG & Co. KGaA")
+# are all dropped. Cross-checked against the term list of the cleanco library.
 LEGAL_SUFFIXES = (
-    "limited", "ltd", "llc", "l l c", "inc", "incorporated", "plc", "gmbh", "corp",
-    "corporation", "co", "company", "s a", "sa", "ag", "bv", "b v", "nv", "n v", "oy",
-    "oyj", "ab", "as", "a s", "asa", "aps", "srl", "s r l", "spa", "s p a", "sarl", "sas",
-    "s a s", "sl", "s l", "pty", "pty ltd", "pte", "pte ltd", "pvt", "pvt ltd",
-    "private limited", "kk", "k k", "lp", "llp", "kg", "se", "lda", "ltda", "sp z o o",
-    "sdn bhd", "bhd", "sa de cv", "s a de c v",
+    # UK, Ireland, US, Canada, Australia, New Zealand, India, Singapore, Hong Kong
+    "limited", "ltd", "llc", "l l c", "inc", "incorporated", "plc", "corp", "corporation", "co",
+    "company", "lp", "llp", "lllp", "pllc", "ulc", "dac", "pty", "pty ltd", "pte", "pte ltd",
+    "pvt", "pvt ltd", "private limited",
+    # Germany, Austria, Switzerland, Liechtenstein
+    "gmbh", "mbh", "ag", "kg", "kgaa", "ohg", "ug", "e k", "se", "sarl", "sàrl", "sagl",
+    # France, Belgium, Luxembourg, Spain, Portugal, Italy, Latin America
+    "sa", "s a", "sas", "s a s", "sasu", "sca", "eurl", "snc", "sl", "s l", "slu", "s l u",
+    "sau", "s a u", "srl", "s r l", "spa", "s p a", "sapa", "s à r l", "bv", "b v", "bvba",
+    "nv", "n v", "sprl", "lda", "ltda", "sgps", "sa de cv", "s a de c v", "sab de cv",
+    "s a b de c v", "s de rl", "s de r l", "s de rl de cv", "s de r l de c v", "eireli",
+    # Nordics
+    "ab", "publ", "oy", "oyj", "abp", "as", "a s", "asa", "aps", "hf", "ehf",
+    # Central and Eastern Europe, Turkey
+    "sp z o o", "sp zoo", "sro", "s r o", "spol s r o", "kft", "zrt", "nyrt", "doo", "d o o",
+    "ooo", "oao", "pao", "pjsc", "jsc", "a ş",
+    # Asia
+    "kk", "k k", "kabushiki kaisha", "gk", "yk", "sdn bhd", "bhd", "berhad", "tbk", "pcl",
+    "public company limited",
 )  # fmt: skip
 _SUFFIX = re.compile(
-    r"(?:[\s,]+(?:"
-    + "|".join(re.escape(s).replace(r"\ ", r"[\s.]*") for s in LEGAL_SUFFIXES)
-    + r")\.?)+\s*$",
+    r"(?:[\s,]+\(?(?:"
+    + "|".join(re.escape(s).replace(r"\ ", r"[\s./]*") for s in LEGAL_SUFFIXES)
+    + r")\.?\)?)+\s*$",
     re.IGNORECASE,
 )
 
@@ -75,9 +90,13 @@ MAX_WORDS = 24  # a 200-character name is compared on its first words
 
 
 def strip_legal_suffixes(name: str) -> str:
-    """``"Northwind Labs Ltd."`` -> ``"Northwind Labs"``; keeps the name when only a suffix."""
+    """``"Northwind Labs Ltd."`` -> ``"Northwind Labs"``, ``"Klarna Bank AB"`` -> ``"Klarna Bank"``;
+    keeps the name when only a suffix."""
     cleaned = " ".join(name.split()).strip(" ,")
-    stripped = _SUFFIX.sub("", cleaned).rstrip(" ,&")
+    stripped, before = cleaned, ""
+    while stripped != before:  # "Henkel AG & Co. KGaA": "Henkel AG &", then "Henkel"
+        before = stripped
+        stripped = _SUFFIX.sub("", stripped).rstrip(" ,&")
     return stripped or cleaned
 
 

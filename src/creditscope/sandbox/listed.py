@@ -1,0 +1,172 @@
+"""The well-known companies: about 1,400 listed ones with their public facts.
+
+``data/companies.tsv`` (derived by ``tools/derive_companies.py`` from the
+pytickersymbols package, MIT, and a hand-checked supplement) gives each its
+name, the other names it is searched by, its website, industry, headquarters,
+employees and founding year, and the 100 largest their market-cap rank. Their
+pages show those facts: the size band holds the real headcount, the
+headquarters are the real city; only the network's own figures (followers,
+employees on the network) and the industry's wording are derived, by stable
+hashing as everywhere in the sandbox.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+
+from creditscope import models
+from creditscope.sandbox.company_pages import (
+    SIZES,
+    article,
+    country_name,
+    network_figures,
+    page_links,
+)
+from creditscope.sandbox.industries import BY_NAME
+from creditscope.sandbox.naming import NameProfile, profile
+from creditscope.sandbox.places import slugify
+from creditscope.sandbox.seeding import rng_for, stable_hash
+from creditscope.sandbox.websites import registrable_matches, split_domain
+
+WORLDWIDE_FROM = 10_001  # a company this large serves customers around the world
+LISTED_SIZES = range(4, len(SIZES))  # a listed company without a headcount: 501 and up
+MAX_COMMON_TLD = 3  # longer top-level domains are brands' own (global.toyota): no "www."
+
+
+@dataclass(frozen=True)
+class ListedCompany:
+    """One row of ``companies.tsv``."""
+
+    name: str
+    domain: str
+    industry: str
+    city: str
+    country: str
+    employees: int | None
+    founded: int | None
+    rank: int | None
+    aliases: tuple[str, ...]
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        """Its name and the other names it is searched by."""
+        return (self.name, *self.aliases)
+
+    @property
+    def slug(self) -> str:
+        """Its page's address on the network: ``"microsoft"``."""
+        return slugify(self.name) or f"company-{stable_hash('slug', self.name) % 16**8:08x}"
+
+    @property
+    def website(self) -> str:
+        """``"https://www.microsoft.com"``; a subdomain or a brand's own top-level domain
+        (``global.toyota``) stays as it is."""
+        domain = split_domain(self.domain)
+        top = domain.suffix.rsplit(".", 1)[-1]
+        plain = f"{domain.name}.{domain.suffix}" == self.domain and len(top) <= MAX_COMMON_TLD
+        return f"https://www.{self.domain}" if plain else f"https://{self.domain}"
+
+    @property
+    def label(self) -> str:
+        """Its name as its country sites spell it: ``"microsoft"``, ``"toyota"`` (global.toyota)."""
+        name = split_domain(self.domain).name
+        if registrable_matches(self.domain, self.name):
+            return name
+        distinctive = profile(self.name).distinctive
+        return slugify(distinctive[0]) if distinctive else name
+
+
+def _number(text: str) -> int | None:
+    return int(text) if text.isdigit() else None
+
+
+@lru_cache(maxsize=1)
+def listed() -> tuple[ListedCompany, ...]:
+    """Every well-known company, the largest first."""
+    text = resources.files("creditscope.data").joinpath("companies.tsv").read_text("utf-8")
+    found = []
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        name, domain, industry, city, country, employees, founded, rank, aliases = line.split(
+            "\t"
+        )
+        found.append(
+            ListedCompany(
+                name, domain, industry, city, country, _number(employees), _number(founded),
+                _number(rank), tuple(a for a in aliases.split("; ") if a),
+            )
+        )  # fmt: skip
+    return tuple(found)
+
+
+@lru_cache(maxsize=1)
+def by_words() -> dict[tuple[str, ...], ListedCompany]:
+    """Well-known companies by the folded words of each of their names (the largest wins)."""
+    found: dict[tuple[str, ...], ListedCompany] = {}
+    for company in listed():
+        for name in company.names:
+            words = profile(name).words
+            if words:
+                found.setdefault(words, company)
+    return found
+
+
+@lru_cache(maxsize=1)
+def by_domain() -> dict[str, ListedCompany]:
+    """Well-known companies by their website's domain."""
+    return {company.domain: company for company in listed()}
+
+
+@lru_cache(maxsize=1)
+def profiles() -> tuple[tuple[ListedCompany, tuple[NameProfile, ...]], ...]:
+    """Each company with the comparable forms of its names (what the name search scans)."""
+    return tuple((c, tuple(profile(name) for name in c.names)) for c in listed())
+
+
+def listed_named(name: str) -> ListedCompany | None:
+    """The well-known company one of whose names has these words, if any."""
+    return by_words().get(profile(name).words)
+
+
+def size_index(employees: int) -> int:
+    """The index in ``SIZES`` of the band that holds ``employees``."""
+    return next((i for i, (_, _, most) in enumerate(SIZES) if employees <= most), len(SIZES) - 1)
+
+
+@lru_cache(maxsize=2048)
+def listed_page(company: ListedCompany) -> models.Company:
+    """The network's page of a well-known company: its public facts, the network's figures."""
+    rng = rng_for("listed", company.slug, company.domain)
+    industry = BY_NAME[company.industry]
+    if company.employees:
+        size, staff = size_index(company.employees), company.employees
+    else:
+        size = rng.choice(LISTED_SIZES)
+        _, fewest, most = SIZES[size]
+        staff = round(math.exp(rng.uniform(math.log(fewest), math.log(most))))
+    on_network, followers = network_figures(rng, staff, industry)
+    home = country_name(company.country)
+    place = f"{company.city}, {home}"
+    reach = "around the world" if staff >= WORLDWIDE_FROM else f"in {home} and beyond"
+    founded = f"Founded in {company.founded}, it" if company.founded else "It"
+    return models.Company(
+        **page_links(company.slug),
+        name=company.name,
+        tagline=rng.choice(industry.taglines),
+        description=(
+            f"{company.name} is {article(industry.noun)} {industry.noun} headquartered in "
+            f"{place}. {founded} {industry.offer} for customers {reach}."
+        ),
+        website=company.website,
+        industry=industry.name,
+        company_size=SIZES[size][0],
+        headquarters=f"{company.city}, {company.country}",
+        organization_type="Public Company",
+        specialties=", ".join(rng.sample(industry.specialties, 3)),
+        followers=followers,
+        employees_on_network=on_network,
+    )
