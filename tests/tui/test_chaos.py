@@ -1,0 +1,189 @@
+"""The explorer under a person's chaos (issue 23): random keys, bursts, words, clicks and
+resizes, against the in-process sandbox with faults, with invariants after every step.
+
+After each step:
+- the app is still running (nothing crashed the session);
+- the ledger's spend is the sandbox balance's fall (nothing spent that was not counted);
+- no request was charged twice within one step (a held key, a double click, a burst);
+- every charged call's price was on screen before or while it was triggered (the
+  trigger's label, the footer, a tab or a dialog).
+
+``make test`` runs a few derandomized examples (the same every run, bounded in time);
+``make chaos`` runs many random ones (``CREDITSCOPE_CHAOS_EXAMPLES``). A failure prints
+the steps that reproduce it (Hypothesis' falsifying example).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import httpx
+from hypothesis import HealthCheck, given, note, settings
+from hypothesis import strategies as st
+from textual.widget import Widget
+
+from creditscope.client.cache import ResponseCache
+from creditscope.client.client import DataClient
+from creditscope.client.ledger import CreditLedger
+from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
+from creditscope.sandbox.accounts import key_digest
+from creditscope.sandbox.app import create_app
+from creditscope.sandbox.config import SandboxConfig
+from creditscope.settings import Settings
+from creditscope.tui.app import CreditscopeApp
+from pilot_support import settle
+
+from .conftest import FROZEN_NOW
+from .screen_text import visible_text
+
+EXAMPLES = int(os.environ.get("CREDITSCOPE_CHAOS_EXAMPLES", "8"))
+STEPS = int(os.environ.get("CREDITSCOPE_CHAOS_STEPS", "18"))
+RANDOM = bool(os.environ.get("CREDITSCOPE_CHAOS_RANDOM"))  # `make chaos`: new seeds each run
+START_CREDITS = 10_000
+
+KEYS = [
+    "enter", "escape", "tab", "shift+tab", "up", "down", "left", "right", "space",
+    "ctrl+r", "ctrl+l", "ctrl+n", "ctrl+f", "slash", "question_mark",
+    "1", "2", "3", "4", "5", "6", "a", "c", "e", "f", "h", "i", "l", "m", "o", "r", "s",
+    "t", "v", "w", "y", "z", "plus", "minus", "0",
+]
+WORDS = ["Lisbon", "lisbon", "Porto", "Paris, FR", "Hogwarts", "Northwind Labs Ltd",
+         "38.72, -9.14", "Microsoft", "ramen", "Tokyo", "Xqzzy"]
+
+
+@dataclass(frozen=True)
+class Burst:
+    """One key pressed ``times`` times, ``gap`` seconds apart (a held key when small)."""
+
+    key: str
+    times: int
+    gap: float
+
+
+@dataclass(frozen=True)
+class Typed:
+    """A word typed at full speed where the cursor happens to be."""
+
+    word: str
+
+
+@dataclass(frozen=True)
+class Click:
+    """A click on the ``index``-th visible widget of the screen (modulo their number)."""
+
+    index: int
+    twice: bool
+
+
+@dataclass(frozen=True)
+class Resize:
+    width: int
+    height: int
+
+
+@dataclass(frozen=True)
+class Pause:
+    seconds: float
+
+
+STEP = st.one_of(
+    st.builds(Burst, st.sampled_from(KEYS), st.integers(1, 12), st.floats(0.01, 0.03)),
+    st.builds(Burst, st.sampled_from(KEYS), st.just(1), st.just(0.0)),
+    st.builds(Typed, st.sampled_from(WORDS)),
+    st.builds(Click, st.integers(0, 400), st.booleans()),
+    st.builds(Resize, st.integers(80, 200), st.integers(24, 55)),
+    st.builds(Pause, st.sampled_from([0.2, 0.8])),
+)
+
+
+def chaos_app(tmp: Path) -> tuple[CreditscopeApp, Any]:
+    """An explorer on a sandbox with latency and failures (503s are never charged)."""
+    sandbox = create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW, latency_ms=15,
+                                       fail_rate=0.15, unavailable_rate=0.2, seed=7,
+                                       keys={DEMO_KEY: START_CREDITS}))
+
+    def build(chosen: Settings) -> DataClient:
+        return DataClient(SANDBOX_BASE_URL, DEMO_KEY, transport=httpx.ASGITransport(app=sandbox),
+                          cache=ResponseCache(chosen.cache_dir / "responses"),
+                          ledger=CreditLedger(None), offline=chosen.offline,
+                          budget=chosen.budget, is_sandbox=True)
+
+    settings_ = Settings(cache_dir=tmp / "cache", data_dir=tmp / "data",
+                         config_file=tmp / "config" / "config.toml", budget=60)
+    return CreditscopeApp(settings_, client_factory=build, clock=lambda: FROZEN_NOW), sandbox
+
+
+def balance_fall(sandbox: Any) -> int:
+    return START_CREDITS - int(sandbox.state.store.balance(key_digest(DEMO_KEY)))
+
+
+def charged_records(app: CreditscopeApp) -> list[Any]:
+    assert app.client is not None
+    return [r for r in app.client.ledger.session_records if r.credits_charged]
+
+
+async def perform(pilot: Any, step: Any, seen: list[str]) -> None:
+    """Do one step, noting what the screen says after every key of it."""
+    app = pilot.app
+    if isinstance(step, Burst):
+        for _ in range(step.times):
+            await pilot.press(step.key)
+            seen.append(visible_text(app))
+            if step.gap:
+                await asyncio.sleep(step.gap)
+    elif isinstance(step, Typed):
+        await pilot.press(*step.word)
+    elif isinstance(step, Click):
+        widgets: list[Widget] = [w for w in app.screen.query("*")
+                                 if w.display and w.region.area and w.visible]
+        if widgets:
+            target = widgets[step.index % len(widgets)]
+            for _ in range(2 if step.twice else 1):
+                try:
+                    await pilot.click(target)
+                except Exception:  # scrolled away or removed meanwhile: a missed click
+                    break
+                seen.append(visible_text(app))
+    elif isinstance(step, Resize):
+        await pilot.resize_terminal(step.width, step.height)
+    elif isinstance(step, Pause):
+        await asyncio.sleep(step.seconds)
+
+
+async def run_chaos(steps: list[Any], tmp: Path) -> None:
+    app, sandbox = chaos_app(tmp)
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.wait_for_client()
+        await settle(pilot)
+        for number, step in enumerate(steps, 1):
+            seen = [visible_text(app)]
+            before = len(charged_records(app))
+            note(f"step {number}: {step}")
+            await perform(pilot, step, seen)
+            await settle(pilot)
+            assert app.is_running and app.return_code is None, f"crashed at step {number}"
+            new = charged_records(app)[before:]
+            assert app.credits.spent == balance_fall(sandbox), \
+                f"ledger {app.credits.spent} != balance fall {balance_fall(sandbox)}"
+            intents = Counter((r.operation, repr(sorted(r.params.items()))) for r in new)
+            assert all(count == 1 for count in intents.values()), \
+                f"one intent charged twice in step {number}: {intents}"
+            shown = "\n".join(seen)
+            for record in new:
+                assert f"{record.credits_charged} cr" in shown, \
+                    f"{record.operation} charged {record.credits_charged} cr unannounced"
+
+
+@settings(max_examples=EXAMPLES, deadline=None, derandomize=not RANDOM, database=None,
+          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@given(st.lists(STEP, min_size=STEPS // 2, max_size=STEPS))
+def test_the_explorer_survives_a_person_and_never_spends_unseen(
+    tmp_path_factory: Any, steps: list[Any],
+) -> None:
+    tmp = tmp_path_factory.mktemp("chaos")
+    asyncio.run(run_chaos(steps, tmp))
