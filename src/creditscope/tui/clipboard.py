@@ -10,6 +10,8 @@ import sys
 
 from textual.app import App
 
+from creditscope.wording import counted
+
 # First tool found wins; Wayland before X11.
 _TOOLS: tuple[tuple[str, ...], ...] = (
     ("wl-copy",),
@@ -47,4 +49,5 @@ def copy_text(app: App[object], text: str, what: str) -> None:
         app.run_worker(lambda: _run_tool(tool, text), thread=True, group="clipboard",
                        description="Copy with the platform clipboard tool", exit_on_error=False)
     lines = text.count("\n") + 1
-    app.notify(f"{what} ({len(text)} characters, {lines} lines)", title="Copied")
+    size = f"{counted(len(text), 'character')}, {counted(lines, 'line')}"
+    app.notify(f"{what} ({size})", title="Copied")
