@@ -39,6 +39,7 @@ from creditscope.sandbox.seeding import rng_for, stable_hash
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 RADIUS_KM = 8.0  # how far restaurants were first drawn (see ``places.place_in_city``)
 MAX_REVIEWS = 50
+LOCAL_SHARE = LOCAL_WEIGHT / (LOCAL_WEIGHT + len(CUISINES) - 1)  # as the weight gives
 LEVEL_FACTOR = {1: 0.75, 2: 1.0, 3: 1.35, 4: 1.8}
 _ID = re.compile(r"^rst_([a-z0-9-]+_[a-z]{2}(?:-\d+)?)_(\d{3})$")
 
@@ -89,18 +90,22 @@ def restaurants_for(city: City) -> tuple[Restaurant, ...]:
     key = gazetteer.key(city)
     country = gazetteer.country(city.country_code)
     rng = rng_for("restaurants", key)
-    cuisines = list(CUISINES)
     local = LOCAL_CUISINE.get(city.country_code)
-    if local is not None and local not in cuisines:
-        cuisines.append(local)  # Portuguese in Lisbon: listed, though not a filter value
-    weights = [LOCAL_WEIGHT if c == local else 1 for c in cuisines]
+    weights = [LOCAL_WEIGHT if c == local else 1 for c in CUISINES]
+    # Cooking the filter does not name (Portuguese in Lisbon) takes the same share,
+    # decided by a generator of its own: the other restaurants stay as they were.
+    unfiltered = local if local is not None and local not in CUISINES else None
     names: set[str] = set()
     addresses: set[str] = set()
     result = []
     for index in range(rng.randint(30, 80)):
-        cuisine = rng.choices(cuisines, weights=weights)[0]
-        name = distinct(_name(rng, cuisine), names, partial(_name, cuisine=cuisine),
-                        key, "name", index)
+        cuisine = rng.choices(CUISINES, weights=weights)[0]
+        name = _name(rng, cuisine)
+        if unfiltered is not None:
+            own = rng_for("local", key, index)
+            if own.random() < LOCAL_SHARE:
+                cuisine, name = unfiltered, _name(own, unfiltered)
+        name = distinct(name, names, partial(_name, cuisine=cuisine), key, "name", index)
         lat, lng = place_in_city(rng, city, RADIUS_KM, key, "restaurant", index)
         rating = round(rng.triangular(3.0, 4.9, 4.3), 1)
         details = models.RestaurantDetails(
