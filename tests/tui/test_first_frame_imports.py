@@ -27,3 +27,18 @@ def test_the_first_frame_imports_nothing_heavy() -> None:
     loaded = json.loads(done.stdout)
     heavy = [name for name in loaded if name.startswith(HEAVY)]
     assert heavy == [], f"the first frame imports {heavy[:8]}"
+
+
+GAZETTEER_PROBE = PROBE.replace(
+    'print(json.dumps(sorted(sys.modules)))',
+    'gazetteer = sys.modules.get("creditscope.gazetteer")\n'
+    'print(json.dumps(gazetteer is not None and gazetteer.load_gazetteer.cache_info().currsize))',
+)
+
+
+def test_the_first_frame_does_not_read_the_gazetteer() -> None:
+    """34,000 places take a fifth of a second to read: the location boxes read them on
+    the first suggestion, in a thread, never for the first frame."""
+    done = subprocess.run([sys.executable, "-c", GAZETTEER_PROBE], capture_output=True,
+                          text=True, timeout=60, check=True)
+    assert json.loads(done.stdout) in (False, 0)

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 import click
 
 from creditscope import operations
+from creditscope.wording import counted
 
 if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
     from creditscope.client.client import DataClient
@@ -37,15 +38,11 @@ EXIT_INTERRUPTED = 130
 INTERRUPTED = "interrupted (Ctrl+C)"
 
 
-def _plural(count: int, word: str) -> str:
-    return f"{count} {word}{'' if count == 1 else 's'}"
-
-
 def describe_plan(plan: BatchPlan, price_each: int, budget: int | None, spent: int) -> list[str]:
     """The lines shown before anything is spent: rows, invalid ones, the price."""
     valid = plan.rows - plan.invalid
-    lines = [f"{_plural(plan.rows, 'row')}: {valid} valid "
-             f"({len(plan.requests)} distinct, {_plural(plan.duplicates, 'duplicate')} sent once)"
+    lines = [f"{counted(plan.rows, 'row')}: {valid} valid "
+             f"({len(plan.requests)} distinct, {counted(plan.duplicates, 'duplicate')} sent once)"
              f", {plan.invalid} invalid"]
     for row, problem in plan.invalid_shown:
         lines.append(f"  {row.where}: {problem}")
@@ -53,7 +50,7 @@ def describe_plan(plan: BatchPlan, price_each: int, budget: int | None, spent: i
         lines.append(f"  … and {plan.invalid - len(plan.invalid_shown)} more invalid rows "
                      "(all listed in --out)")
     lines.append(
-        f"To send: {_plural(plan.to_send, 'request')} × {price_each} cr = {plan.price} credits; "
+        f"To send: {counted(plan.to_send, 'request')} × {price_each} cr = {plan.price} credits; "
         f"{plan.cached} answered from the cache (free)."
     )
     if budget is not None:
@@ -161,7 +158,7 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, out:
     errors = sum(1 for outcome in run.outcomes.values() if outcome.status == "error")
     click.echo(
         f"{done} of {valid} valid rows done · {run.spent} credits spent · "
-        f"{_plural(errors, 'error')} · {plan.invalid} invalid", err=True)
+        f"{counted(errors, 'error')} · {plan.invalid} invalid", err=True)
     if reason:
         click.echo(f"{valid - done} rows not run: {reason}. Run the same command again to "
                    "continue; finished rows come from the cache for free.", err=True)
@@ -218,4 +215,4 @@ def _write(out: Path, client: DataClient, run: BatchRun, source: BatchFile, not_
     except OSError as exc:
         click.echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
         return
-    click.echo(f"Wrote {_plural(count, 'row')} to {out} ({fmt.upper()}).", err=True)
+    click.echo(f"Wrote {counted(count, 'row')} to {out} ({fmt.upper()}).", err=True)

@@ -15,6 +15,7 @@ from creditscope.sandbox.accounts import Account, AccountStore
 from creditscope.sandbox.http import request_id_of
 from creditscope.sandbox.post_bodies import PostBody
 from creditscope.sandbox.problems import ApiProblem
+from creditscope.wording import counted
 
 INVALID_KEY = "The provided API key is invalid or has been revoked."
 
@@ -87,7 +88,8 @@ class Meter:
             raise ApiProblem(
                 402,
                 "insufficient_credits",
-                f"This request costs {op.credits} credits; the balance is {outcome.remaining}.",
+                f"This request costs {counted(op.credits, 'credit')}; "
+                f"the balance is {outcome.remaining}.",
                 headers={"X-Credits-Charged": "0", "X-Credits-Remaining": str(outcome.remaining)},
             )
         return JSONResponse(

@@ -34,6 +34,7 @@ from creditscope.sandbox.naming import (
 from creditscope.sandbox.plausibility import is_nonsense
 from creditscope.sandbox.problems import invalid_parameter
 from creditscope.sandbox.websites import is_domain, normalise_domain
+from creditscope.wording import counted
 
 __all__ = [
     "HYDRATE_LIMIT",
@@ -98,8 +99,9 @@ def validate(body: Any) -> LookupRequest:
 
 def _serp(company: models.Company) -> tuple[str, str]:
     title = f"{company.name} | Company Page"
+    followers = counted(company.followers or 0, "follower", grouped=True)
     snippet = (
-        f"{company.name} | {company.followers:,} followers on the network. "
+        f"{company.name} | {followers} on the network. "
         f"{company.tagline} {company.industry} · {company.headquarters}."
     )
     return title, snippet

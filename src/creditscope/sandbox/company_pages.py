@@ -16,11 +16,12 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from creditscope import models
-from creditscope.gazetteer import City, distance_km, load_gazetteer
+from creditscope.gazetteer import TOWN_POPULATION, City, distance_km, load_gazetteer
 from creditscope.sandbox.industries import Industry
 from creditscope.sandbox.naming import strip_legal_suffixes, word_set
 from creditscope.sandbox.seeding import rng_for, stable_hash
 from creditscope.sandbox.websites import EU_COUNTRIES, normalise_domain, split_domain
+from creditscope.wording import counted
 
 NETWORK_HOST = "network.example"
 NETWORK_URL = f"https://{NETWORK_HOST}/company"
@@ -129,9 +130,12 @@ def home_countries(name: str, website: str) -> tuple[str, ...]:
 def _largest_cities(country: str) -> tuple[City, ...]:
     """The country's largest cities, leaving out districts of a larger one."""
     kept: list[City] = []
-    for city in load_gazetteer().cities:  # most populous first
+    gazetteer = load_gazetteer()
+    for city in gazetteer.cities:  # most populous first
         if city.country_code != country:
             continue
+        if city.population < TOWN_POPULATION and not gazetteer.is_capital(city):
+            continue  # a town: no headquarters there
         if all(distance_km(city.lat, city.lng, c.lat, c.lng) > SEPARATE_CITY_KM for c in kept):
             kept.append(city)
             if len(kept) == TOP_CITIES:
@@ -220,7 +224,11 @@ def build_page(seed: PageSeed) -> models.Company:
     city, country = headquarters_city(rng, home_countries(seed.name, seed.website))
     home = country_name(country)
     place = city if city == home else f"{city}, {home}"
-    reach = f"in and around {city}" if industry.local else countries(rng.randint(1, 4 + 9 * size))
+    reach = (
+        f"in and around {city}"
+        if industry.local
+        else f"in {counted(rng.randint(1, 4 + 9 * size), 'country', 'countries')}"
+    )
     founded = rng.randint(1975 if industry.local else 1950, 2022)
     return models.Company(
         **page_links(seed.slug),

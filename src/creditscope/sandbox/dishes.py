@@ -1,6 +1,14 @@
-"""Dishes by cuisine: (section, name, description, dietary tags, price in euros)."""
+"""Dishes by cuisine: (section, name, description, dietary tags, price in euros).
+
+``CUISINES`` are the spec's ten, the values of the search's cuisine filter. A
+country's own cooking (``LOCAL_CUISINE``) is more common there, and may be one
+the filter does not name: Lisbon lists Portuguese restaurants, found by a search
+without a cuisine.
+"""
 
 from __future__ import annotations
+
+from creditscope.models import CUISINES as CUISINES  # the filter's values, in this order
 
 Dish = tuple[str, str, str, tuple[str, ...], float]
 
@@ -167,6 +175,127 @@ DISHES: dict[str, tuple[Dish, ...]] = {
     ),
 }
 
+# The cooking of countries whose cuisine is not one of the filter's ten.
+LOCAL_DISHES: dict[str, tuple[Dish, ...]] = {
+    "portuguese": (
+        ("Petiscos", "Pastéis de bacalhau", "Salt cod fritters, lemon", (DF, NF), 7.0),
+        ("Petiscos", "Amêijoas à Bulhão Pato", "Clams, garlic, coriander, white wine",
+         (GF, DF, NF), 14.0),
+        ("Petiscos", "Pica-pau", "Beef bites, pickles, beer sauce", (DF, NF), 11.0),
+        ("Pratos", "Bacalhau à Brás", "Salt cod, straw potatoes, egg, olives", (GF, DF, NF), 16.0),
+        ("Pratos", "Polvo à lagareiro", "Roast octopus, potatoes, olive oil", (GF, DF, NF), 22.0),
+        ("Pratos", "Bifana", "Marinated pork in a soft roll", (DF, NF), 6.5),
+        ("Pratos", "Arroz de pato", "Duck rice, chouriço", (GF, DF, NF), 15.0),
+        ("Sobremesas", "Pastel de nata", "Custard tart, cinnamon", (V, NF), 2.5),
+        ("Sobremesas", "Arroz doce", "Rice pudding, lemon, cinnamon", (V, GF, NF), 5.0),
+    ),
+    "spanish": (
+        ("Tapas", "Patatas bravas", "Fried potatoes, spicy tomato, aioli", (V, GF, DF, NF, SP),
+         6.5),
+        ("Tapas", "Gambas al ajillo", "Prawns, garlic, chilli, olive oil", (GF, DF, NF, SP), 12.0),
+        ("Tapas", "Tortilla española", "Potato and onion omelette", (V, GF, DF, NF), 7.0),
+        ("Tapas", "Jamón ibérico", "Hand-carved, with pan con tomate", (DF, NF), 16.0),
+        ("Platos", "Paella valenciana", "Rice, chicken, rabbit, beans, saffron", (GF, DF, NF),
+         19.0),
+        ("Platos", "Pulpo a la gallega", "Octopus, paprika, potatoes", (GF, DF, NF), 18.0),
+        ("Postres", "Crema catalana", "Custard, burnt sugar", (V, GF, NF), 6.0),
+        ("Postres", "Churros con chocolate", "Hot chocolate for dipping", (V, NF), 6.5),
+    ),
+    "brazilian": (
+        ("Petiscos", "Pão de queijo", "Cheese bread rolls", (V, GF, NF), 5.0),
+        ("Petiscos", "Coxinha", "Chicken croquettes", (NF,), 6.0),
+        ("Pratos", "Feijoada", "Black beans, pork, rice, farofa, orange", (GF, DF, NF), 18.0),
+        ("Pratos", "Moqueca", "Fish stew, coconut milk, dendê oil", (GF, DF, NF), 21.0),
+        ("Pratos", "Picanha", "Grilled rump cap, rice, beans", (GF, DF, NF), 24.0),
+        ("Sobremesas", "Brigadeiro", "Chocolate truffles", (V, GF, NF), 4.0),
+        ("Sobremesas", "Pudim de leite", "Condensed-milk flan", (V, GF, NF), 5.5),
+    ),
+    "chinese": (
+        ("Dim sum", "Har gow", "Prawn dumplings", (DF, NF), 7.0),
+        ("Dim sum", "Siu mai", "Pork and prawn dumplings", (DF, NF), 7.0),
+        ("Dim sum", "Char siu bao", "Barbecue pork buns", (DF, NF), 6.5),
+        ("Mains", "Mapo tofu", "Silken tofu, minced pork, Sichuan pepper", (DF, NF, SP), 14.0),
+        ("Mains", "Kung pao chicken", "Peanuts, dried chilli", (DF, SP), 15.0),
+        ("Mains", "Peking duck", "Pancakes, cucumber, hoisin", (DF, NF), 28.0),
+        ("Mains", "Dan dan noodles", "Sesame, chilli oil, pork", (DF, SP), 12.0),
+        ("Mains", "Stir-fried greens", "Pak choi, garlic, ginger", (V, VG, GF, DF, NF), 9.0),
+        ("Dessert", "Egg tart", "Flaky pastry, custard", (V, NF), 4.5),
+    ),
+    "german": (
+        ("Vorspeisen", "Brezel mit Obatzda", "Pretzel, spiced cheese spread", (V, NF), 7.0),
+        ("Vorspeisen", "Kartoffelsuppe", "Potato soup, marjoram", (V, NF), 6.5),
+        ("Hauptgerichte", "Wiener Schnitzel", "Breaded veal, potato salad, lemon", (NF,), 22.0),
+        ("Hauptgerichte", "Käsespätzle", "Egg noodles, cheese, crispy onions", (V, NF), 14.0),
+        ("Hauptgerichte", "Bratwurst", "Grilled sausages, sauerkraut, mustard", (DF, NF), 13.0),
+        ("Hauptgerichte", "Sauerbraten", "Marinated pot roast, red cabbage", (DF, NF), 19.0),
+        ("Nachspeisen", "Apfelstrudel", "Apple, raisins, vanilla sauce", (V,), 7.0),
+    ),
+    "british": (
+        ("Starters", "Scotch egg", "Soft egg, sausage meat, mustard mayo", (NF,), 7.0),
+        ("Starters", "Welsh rarebit", "Cheese and ale on toast", (V, NF), 7.5),
+        ("Mains", "Fish and chips", "Beer-battered haddock, mushy peas", (DF, NF), 17.0),
+        ("Mains", "Steak and ale pie", "Mash, gravy", (NF,), 18.0),
+        ("Mains", "Sunday roast", "Roast beef, Yorkshire pudding, gravy", (NF,), 21.0),
+        ("Mains", "Bangers and mash", "Sausages, onion gravy", (NF,), 15.0),
+        ("Puddings", "Sticky toffee pudding", "Toffee sauce, clotted cream", (V, NF), 7.5),
+    ),
+    "american": (
+        ("Starters", "Buffalo wings", "Blue cheese dip, celery", (GF, NF, SP), 11.0),
+        ("Starters", "Mac and cheese", "Baked, crumb topping", (V, NF), 9.0),
+        ("Mains", "Cheeseburger", "Aged cheddar, pickles, fries", (NF,), 16.0),
+        ("Mains", "Pulled pork sandwich", "Slaw, barbecue sauce", (DF, NF), 15.0),
+        ("Mains", "Smoked brisket", "Cornbread, beans", (DF, NF), 22.0),
+        ("Desserts", "Apple pie", "Vanilla ice cream", (V, NF), 7.0),
+        ("Desserts", "New York cheesecake", "Berry compote", (V, NF), 7.5),
+    ),
+    "argentinian": (
+        ("Entradas", "Empanadas", "Beef, olive, egg", (DF, NF), 6.0),
+        ("Entradas", "Provoleta", "Grilled provolone, oregano", (V, GF, NF), 8.0),
+        ("Parrilla", "Bife de chorizo", "Sirloin, chimichurri", (GF, DF, NF), 26.0),
+        ("Parrilla", "Asado de tira", "Short ribs, chimichurri", (GF, DF, NF), 22.0),
+        ("Parrilla", "Choripán", "Chorizo in a roll, salsa criolla", (DF, NF), 9.0),
+        ("Postres", "Flan con dulce de leche", "Caramel custard", (V, GF, NF), 6.0),
+        ("Postres", "Alfajores", "Shortbread, dulce de leche", (V, NF), 4.5),
+    ),
+    "peruvian": (
+        ("Entradas", "Ceviche clásico", "Sea bass, lime, chilli, sweet potato",
+         (GF, DF, NF, SP), 16.0),
+        ("Entradas", "Causa limeña", "Yellow potato, chicken, avocado", (GF, DF, NF), 11.0),
+        ("Entradas", "Anticuchos", "Grilled beef heart skewers", (GF, DF, NF, SP), 10.0),
+        ("Fondos", "Lomo saltado", "Stir-fried beef, tomato, chips, rice", (DF, NF), 19.0),
+        ("Fondos", "Ají de gallina", "Chicken in yellow chilli cream", (NF, SP), 16.0),
+        ("Postres", "Suspiro limeño", "Dulce de leche, meringue, port", (V, GF, NF), 6.5),
+    ),
+    "lebanese": (
+        ("Mezze", "Hummus beiruti", "Chickpeas, tahini, garlic, parsley", (V, VG, GF, DF, NF, HL),
+         6.5),
+        ("Mezze", "Tabbouleh", "Parsley, bulgur, tomato, lemon", (V, VG, DF, NF, HL), 7.0),
+        ("Mezze", "Falafel", "Tahini sauce, pickles", (V, VG, DF, NF, HL), 7.5),
+        ("Mezze", "Fattoush", "Crisp bread, sumac, salad", (V, VG, DF, NF, HL), 7.0),
+        ("Grill", "Shish taouk", "Garlic chicken skewers, toum", (GF, DF, NF, HL), 16.0),
+        ("Grill", "Kafta", "Spiced lamb skewers", (GF, DF, NF, HL), 17.0),
+        ("Sweets", "Knefeh", "Semolina, cheese, orange blossom syrup", (V, HL), 7.0),
+    ),
+    "moroccan": (
+        ("Starters", "Harira", "Tomato, lentil and chickpea soup", (V, VG, DF, NF, HL), 6.5),
+        ("Starters", "Zaalouk", "Smoky aubergine salad", (V, VG, GF, DF, NF, HL), 6.0),
+        ("Mains", "Chicken tagine", "Preserved lemon, olives", (GF, DF, NF, HL), 18.0),
+        ("Mains", "Lamb tagine", "Prunes, almonds, cinnamon", (GF, DF, HL), 20.0),
+        ("Mains", "Couscous royal", "Lamb, merguez, chicken, vegetables", (DF, NF, HL), 21.0),
+        ("Mains", "Pastilla", "Chicken, almond, cinnamon pie", (HL,), 17.0),
+        ("Sweets", "Chebakia", "Sesame cookies, honey", (V, DF, HL), 5.0),
+    ),
+    "ethiopian": (
+        ("Dishes", "Doro wat", "Chicken stew, berbere, egg, injera", (DF, NF, SP), 16.0),
+        ("Dishes", "Misir wat", "Red lentils, berbere, injera", (V, VG, DF, NF, SP), 12.0),
+        ("Dishes", "Tibs", "Sautéed beef, rosemary, onion", (GF, DF, NF), 17.0),
+        ("Dishes", "Shiro", "Chickpea stew, injera", (V, VG, DF, NF), 11.0),
+        ("Dishes", "Beyaynetu", "Vegetarian platter on injera", (V, VG, DF, NF), 15.0),
+        ("Sides", "Gomen", "Collard greens, garlic, ginger", (V, VG, GF, DF, NF), 5.0),
+    ),
+}
+DISHES.update(LOCAL_DISHES)
+
 NAME_PATTERNS: dict[str, tuple[str, ...]] = {
     "italian": ("Trattoria {w}", "Osteria {w}", "Pizzeria {w}", "Da {p}", "{w} Cucina"),
     "japanese": ("Izakaya {w}", "{w} Sushi", "Ramen {w}", "Sakura {w}", "{w} Kitchen"),
@@ -178,6 +307,18 @@ NAME_PATTERNS: dict[str, tuple[str, ...]] = {
     "greek": ("Taverna {w}", "Olive {w}", "{w} Meze", "Kafeneio {w}"),
     "turkish": ("Ocakbaşı {w}", "{w} Kebab House", "Anatolia {w}", "Meze {w}"),
     "vietnamese": ("Phở {w}", "Saigon {w}", "Little {w}", "Bánh Mì {w}"),
+    "portuguese": ("Taberna {w}", "Tasca do {p}", "Casa {w}", "O {w}"),
+    "spanish": ("Taberna {w}", "Casa {p}", "Bodega {w}", "El Rincón {w}"),
+    "brazilian": ("Churrascaria {w}", "Boteco {w}", "Casa {p}", "Sabor {w}"),
+    "chinese": ("Golden {w}", "Jade {w}", "{w} Dumpling House", "Dragon {w}"),
+    "german": ("Gasthaus {w}", "Zum {w}", "{w} Stube", "Wirtshaus {p}"),
+    "british": ("The {w} Arms", "The {w} Inn", "{w} & Co", "The Red {w}"),
+    "american": ("{w} Diner", "{p}'s Grill", "{w} Smokehouse", "The {w} Kitchen"),
+    "argentinian": ("Parrilla {w}", "El Gaucho {w}", "La Estancia {w}", "Don {p}"),
+    "peruvian": ("Cevichería {w}", "Inka {w}", "Lima {w}", "La Chola {w}"),
+    "lebanese": ("Beirut {w}", "Cedar {w}", "Byblos {w}", "Mezze {w}"),
+    "moroccan": ("Riad {w}", "Dar {w}", "Marrakech {w}", "Tagine {w}"),
+    "ethiopian": ("Addis {w}", "Lalibela {w}", "Injera {w}", "Habesha {w}"),
 }
 NAME_WORDS = (
     "Luna",
@@ -212,7 +353,25 @@ LOCAL_CUISINE = {
     "GR": "greek",
     "TR": "turkish",
     "VN": "vietnamese",
+    "CY": "greek",
+    "PT": "portuguese",
+    "ES": "spanish",
+    "BR": "brazilian",
+    "CN": "chinese",
+    "TW": "chinese",
+    "HK": "chinese",
+    "MO": "chinese",
+    "DE": "german",
+    "AT": "german",
+    "GB": "british",
+    "US": "american",
+    "AR": "argentinian",
+    "PE": "peruvian",
+    "LB": "lebanese",
+    "MA": "moroccan",
+    "ET": "ethiopian",
 }
+LOCAL_WEIGHT = 6  # a country's own cooking is six times as common as any other
 FEATURES = (
     "outdoor seating",
     "takes reservations",

@@ -8,14 +8,14 @@ import binascii
 import json
 import random
 from datetime import datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
 from creditscope import models
 from creditscope.gazetteer import City, load_gazetteer
 from creditscope.sandbox import money
-from creditscope.sandbox.places import person_name, point_near, street_address
+from creditscope.sandbox.places import distinct, person_name, place_in_city, street_address
 from creditscope.sandbox.problems import invalid_parameter
 from creditscope.sandbox.seeding import rng_for, stable_hash
 
@@ -23,7 +23,7 @@ from creditscope.sandbox.seeding import rng_for, stable_hash
 DEFAULT_CITY_QUERY = "London, GB"
 EVENT_HOST = "https://tickets.example"
 IMAGE_HOST = "https://images.tickets.example"
-VENUE_RADIUS_KM = 18.0
+VENUE_DRAWN_KM = 18.0  # how far venues were first drawn (see ``places.place_in_city``)
 
 TAGS = (
     ("Rock", 14),
@@ -142,6 +142,37 @@ def _start_and_id(event: models.Event) -> tuple[datetime, str]:
 
 
 @lru_cache(maxsize=512)
+def _venues(city: City, key: str) -> tuple[models.Venue, ...]:
+    """The city's venues, events' venues drawn from them: one venue, one id, one
+    address and one point in the city. Venues stay put from week to week."""
+    venue_rng = rng_for("venues", key)
+    venues: list[models.Venue] = []
+    by_name: dict[str, models.Venue] = {}
+    addresses: set[str] = set()
+    for number in range(venue_rng.randint(8, 18)):
+        lat, lng = place_in_city(venue_rng, city, VENUE_DRAWN_KM, key, "venue", number)
+        name = _venue_name(venue_rng, city)
+        address = street_address(venue_rng, city)
+        if name in by_name:  # the same name drawn again is the same venue, not a second one
+            venues.append(by_name[name])
+            continue
+        address = distinct(
+            address, addresses, partial(street_address, city=city), key, "venue", number
+        )
+        by_name[name] = models.Venue(
+            id=stable_hash("venue", key, name, lat) % 9_000_000 + 1_000_000,
+            name=name,
+            address=address,
+            city=city.name,
+            country_code=city.country_code,
+            latitude=lat,
+            longitude=lng,
+        )
+        venues.append(by_name[name])
+    return tuple(venues)
+
+
+@lru_cache(maxsize=512)
 def events_for(city: City, anchor: datetime) -> tuple[dict[str, Any], ...]:
     """Every event of ``city`` for the week starting at ``anchor``, as JSON-ready dicts."""
     gazetteer = load_gazetteer()
@@ -150,22 +181,7 @@ def events_for(city: City, anchor: datetime) -> tuple[dict[str, Any], ...]:
     country = gazetteer.country(city.country_code)
     currency = money.currency_for(country.currency)
     zone = ZoneInfo(city.timezone)
-    venue_rng = rng_for("venues", key)  # venues stay put from week to week
-    venues = []
-    for _ in range(venue_rng.randint(8, 18)):
-        lat, lng = point_near(venue_rng, city, VENUE_RADIUS_KM)
-        name = _venue_name(venue_rng, city)
-        venues.append(
-            models.Venue(
-                id=stable_hash("venue", key, name, lat) % 9_000_000 + 1_000_000,
-                name=name,
-                address=street_address(venue_rng, city),
-                city=city.name,
-                country_code=city.country_code,
-                latitude=lat,
-                longitude=lng,
-            )
-        )
+    venues = _venues(city, key)
     events = []
     local_anchor = anchor.astimezone(zone).replace(hour=0, minute=0, second=0, microsecond=0)
     for index in range(rng.randint(60, 150)):

@@ -7,7 +7,7 @@ import random
 import re
 from dataclasses import dataclass
 from datetime import date, datetime, timedelta
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
@@ -15,18 +15,21 @@ from creditscope import models
 from creditscope.gazetteer import City, distance_km, load_gazetteer, parse_point
 from creditscope.sandbox import money
 from creditscope.sandbox.dishes import (
+    CUISINES,
     DISHES,
     DRINKS,
     FEATURES,
     LOCAL_CUISINE,
+    LOCAL_WEIGHT,
     NAME_PATTERNS,
     NAME_WORDS,
     REVIEW_TEXTS,
 )
 from creditscope.sandbox.places import (
     display_name,
+    distinct,
     person_name,
-    point_near,
+    place_in_city,
     slugify,
     street_address,
 )
@@ -34,8 +37,9 @@ from creditscope.sandbox.problems import not_found
 from creditscope.sandbox.seeding import rng_for, stable_hash
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-RADIUS_KM = 8.0
+RADIUS_KM = 8.0  # how far restaurants were first drawn (see ``places.place_in_city``)
 MAX_REVIEWS = 50
+LOCAL_SHARE = LOCAL_WEIGHT / (LOCAL_WEIGHT + len(CUISINES) - 1)  # as the weight gives
 LEVEL_FACTOR = {1: 0.75, 2: 1.0, 3: 1.35, 4: 1.8}
 _ID = re.compile(r"^rst_([a-z0-9-]+_[a-z]{2}(?:-\d+)?)_(\d{3})$")
 
@@ -73,6 +77,12 @@ def _hours(rng: random.Random) -> dict[str, str]:
     return hours
 
 
+def _name(rng: random.Random, cuisine: str) -> str:
+    return rng.choice(NAME_PATTERNS[cuisine]).format(
+        w=rng.choice(NAME_WORDS), p=person_name(rng).split()[0]
+    )
+
+
 @lru_cache(maxsize=256)
 def restaurants_for(city: City) -> tuple[Restaurant, ...]:
     """Every restaurant of ``city``, in index order."""
@@ -80,16 +90,23 @@ def restaurants_for(city: City) -> tuple[Restaurant, ...]:
     key = gazetteer.key(city)
     country = gazetteer.country(city.country_code)
     rng = rng_for("restaurants", key)
-    cuisines = list(DISHES)
     local = LOCAL_CUISINE.get(city.country_code)
-    weights = [6 if c == local else 1 for c in cuisines]
+    weights = [LOCAL_WEIGHT if c == local else 1 for c in CUISINES]
+    # Cooking the filter does not name (Portuguese in Lisbon) takes the same share,
+    # decided by a generator of its own: the other restaurants stay as they were.
+    unfiltered = local if local is not None and local not in CUISINES else None
+    names: set[str] = set()
+    addresses: set[str] = set()
     result = []
     for index in range(rng.randint(30, 80)):
-        cuisine = rng.choices(cuisines, weights=weights)[0]
-        name = rng.choice(NAME_PATTERNS[cuisine]).format(
-            w=rng.choice(NAME_WORDS), p=person_name(rng).split()[0]
-        )
-        lat, lng = point_near(rng, city, RADIUS_KM)
+        cuisine = rng.choices(CUISINES, weights=weights)[0]
+        name = _name(rng, cuisine)
+        if unfiltered is not None:
+            own = rng_for("local", key, index)
+            if own.random() < LOCAL_SHARE:
+                cuisine, name = unfiltered, _name(own, unfiltered)
+        name = distinct(name, names, partial(_name, cuisine=cuisine), key, "name", index)
+        lat, lng = place_in_city(rng, city, RADIUS_KM, key, "restaurant", index)
         rating = round(rng.triangular(3.0, 4.9, 4.3), 1)
         details = models.RestaurantDetails(
             id=restaurant_id(city, index),
@@ -98,7 +115,14 @@ def restaurants_for(city: City) -> tuple[Restaurant, ...]:
             rating=rating,
             review_count=rng.randint(8, 2400),
             price_level=rng.choices((1, 2, 3, 4), weights=(3, 5, 3, 1))[0],
-            address=street_address(rng, city),
+            address=distinct(
+                street_address(rng, city),
+                addresses,
+                partial(street_address, city=city),
+                key,
+                "address",
+                index,
+            ),
             phone=f"+{country.calling_code or '1'} {rng.randint(100, 999)} "
             f"{rng.randint(100, 999)} {rng.randint(100, 9999):04d}",
             website=f"https://www.{slugify(name)}-{slugify(city.ascii_name)}.example",

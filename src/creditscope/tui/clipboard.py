@@ -19,6 +19,7 @@ from pathlib import Path
 from textual.app import App
 
 from creditscope.clipboard_check import copy_may_be_lost, platform_tool
+from creditscope.wording import counted
 
 
 def _run_tool(tool: tuple[str, ...], text: str) -> None:
@@ -43,7 +44,8 @@ def copy_text(app: App[object], text: str, what: str, *, save_as: str | None = N
     lost = copy_may_be_lost(os.environ, tool)
     if lost is None:
         lines = text.count("\n") + 1
-        app.notify(f"{what} ({len(text)} characters, {lines} lines)", title="Copied")
+        size = f"{counted(len(text), 'character')}, {counted(lines, 'line')}"
+        app.notify(f"{what} ({size})", title="Copied")
         return True
     reason, fix = lost
     app.notify(f"{what} was sent to the terminal, but {reason}."

@@ -15,6 +15,7 @@ from fastapi import APIRouter, Depends, Request
 from creditscope import operations
 from creditscope.sandbox import clock
 from creditscope.sandbox.faults import Faults
+from creditscope.wording import counted
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -42,7 +43,7 @@ def operation_route(
         response_model=op.response_model,
         responses=responses,
         dependencies=[Depends(fault_gate)],
-        summary=summary or f"{op.title} ({op.credits} credits)",
+        summary=summary or f"{op.title} ({counted(op.credits, 'credit')})",
         **extra,
     )
 

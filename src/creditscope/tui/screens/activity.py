@@ -22,6 +22,7 @@ from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
 from creditscope.tui.widgets.text_input import TextInput, focus_now
+from creditscope.wording import counted
 
 if TYPE_CHECKING:
     from creditscope.client.records import CallRecord
@@ -268,7 +269,7 @@ class ActivityScreen(AreaScreen):
             except OSError as error:
                 self.notify(str(error), title="Could not save", severity="error")
                 return
-            self.notify(f"{where} ({len(body)} bytes)", title="Saved response JSON")
+            self.notify(f"{where} ({counted(len(body), 'byte')})", title="Saved response JSON")
 
         self.app.push_screen(SaveFileDialog("Save response JSON", default), chosen)
 

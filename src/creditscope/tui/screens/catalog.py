@@ -17,6 +17,7 @@ from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.prices import credits_text
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.text_input import TextInput, focus_now
+from creditscope.wording import counted
 
 Row = tuple[str, str, str, str, str]
 SHORT_COLUMNS = (("Provider", "provider"), ("Method", "method"), ("Path", "path"),
@@ -121,7 +122,7 @@ class CatalogScreen(AreaScreen):
             table.add_row(*(row if width is not None else row[:-1]))
         self._detail(table.cursor_row if rows else None)
         providers = len({row[0] for row in rows})
-        summary = f"{len(rows)} endpoints from {providers} providers"
+        summary = f"{counted(len(rows), 'endpoint')} from {counted(providers, 'provider')}"
         if needle:
             summary += f" matching “{text.strip()}” (of {len(self.rows)})"
         self.query_one("#catalog-summary", Static).update(summary)

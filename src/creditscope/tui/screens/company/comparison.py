@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from creditscope.models import CompanyLookup, Match
+from creditscope.wording import counted
 
 _CONFIDENCE_ORDER = {"high": 3, "medium": 2, "low": 1}
 
@@ -115,5 +116,6 @@ def comparison_summary(rows: list[RowChange]) -> str:
     changed = sum(1 for r in rows if r.left and r.right and r.change != "unchanged")
     new = sum(1 for r in rows if r.left is None)
     gone = sum(1 for r in rows if r.right is None)
-    return (f"{len(rows)} pages: {changed} changed grade, {new} found only by the new lookup, "
+    pages = counted(len(rows), "page")
+    return (f"{pages}: {changed} changed grade, {new} found only by the new lookup, "
             f"{gone} no longer found")

@@ -34,6 +34,7 @@ from creditscope.tui.screens.save_file import SaveFileDialog
 from creditscope.tui.web_tab import save_text
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
+from creditscope.wording import counted
 
 WEBSITE_HINT = "Website is optional, but gives the most reliable match."
 EMPTY_TEXT = (
@@ -252,10 +253,10 @@ class CompanyScreen(AreaScreen):
                 self.notify(f"{path}: {error.strerror or error}", title="Export failed",
                             severity="error")
                 return
-            self.notify(f"{len(lookup.matches)} matches as {fmt.upper()} to {where}",
+            self.notify(f"{_matches(lookup)} as {fmt.upper()} to {where}",
                         title="Exported")
 
-        title = f"Export {len(lookup.matches)} matches (a .csv name writes CSV, otherwise JSON)"
+        title = f"Export {_matches(lookup)} (a .csv name writes CSV, otherwise JSON)"
         self.app.push_screen(SaveFileDialog(title, default), chosen)
 
     def action_recent(self) -> None:
@@ -320,3 +321,7 @@ class CompanyScreen(AreaScreen):
         self.query_one("#submit", PriceButton).focus()
         return True
 
+
+def _matches(lookup: CompanyLookup) -> str:
+    """``"1 match"`` / ``"3 matches"``."""
+    return counted(len(lookup.matches), "match", "matches")

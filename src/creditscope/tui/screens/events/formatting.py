@@ -7,6 +7,8 @@ from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from creditscope.wording import counted
+
 if TYPE_CHECKING:
     # Annotations only: pydantic and the models stay out of the first frame.
     from creditscope.models import Event, EventPrice
@@ -89,10 +91,6 @@ def span_text(
     return f"{text} – {until} {zone_abbreviation(last)}"
 
 
-def _plural(count: int, unit: str) -> str:
-    return f"{count} {unit}" if count == 1 else f"{count} {unit}s"
-
-
 def on_sale_text(on_sale: datetime | None, now: datetime, where: tzinfo = UTC) -> str:
     """``on sale in 3 days`` / ``on sale in 5 hours`` / ``on sale since 12 Nov``.
 
@@ -105,10 +103,10 @@ def on_sale_text(on_sale: datetime | None, now: datetime, where: tzinfo = UTC) -
     seconds = delta.total_seconds()
     if seconds > 0:
         if seconds >= 2 * 86400:
-            return f"on sale in {_plural(round(seconds / 86400), 'day')}"
+            return f"on sale in {counted(round(seconds / 86400), 'day')}"
         if seconds >= 3600:
-            return f"on sale in {_plural(round(seconds / 3600), 'hour')}"
-        return f"on sale in {_plural(max(1, round(seconds / 60)), 'minute')}"
+            return f"on sale in {counted(round(seconds / 3600), 'hour')}"
+        return f"on sale in {counted(max(1, round(seconds / 60)), 'minute')}"
     local = on_sale.astimezone(where)
     day = f"{local.day} {local.strftime('%b')}"
     if local.year != now.astimezone(where).year:

@@ -18,6 +18,7 @@ from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
+from creditscope.wording import counted
 
 
 def dietary_tags(menu: Menu) -> list[str]:
@@ -143,7 +144,7 @@ class MenuView(RestaurantPart):
         sections = filter_menu(self.menu, text, self.diet)
         shown = sum(len(section.items) for section in sections)
         total = sum(len(section.items) for section in self.menu.sections)
-        summary = f"[b]{shown}[/b] of {total} dishes"
+        summary = f"[b]{shown}[/b] of {counted(total, 'dish', 'dishes')}"
         if self.diet:
             summary += f" · {fmt.title_case(self.diet)}"
         if text.strip():

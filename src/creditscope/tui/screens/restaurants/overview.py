@@ -17,6 +17,7 @@ from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
 from creditscope.tui.screens.restaurants.places import currency_symbol_near, local_time
+from creditscope.wording import counted
 
 
 def facts_table(details: RestaurantDetails, symbol: str) -> Table:
@@ -33,7 +34,8 @@ def facts_table(details: RestaurantDetails, symbol: str) -> Table:
     if details.rating is not None:
         rating.append(f" {details.rating:.1f}", style="bold")
     if details.review_count is not None:
-        rating.append(f" ({details.review_count:,} reviews)", style="bright_black")
+        reviews = counted(details.review_count, "review", grouped=True)
+        rating.append(f" ({reviews})", style="bright_black")
     coordinates = (
         f"{details.coordinates.lat:.5f}, {details.coordinates.lng:.5f}"
         if details.coordinates

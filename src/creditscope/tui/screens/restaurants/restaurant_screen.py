@@ -22,6 +22,7 @@ from creditscope.tui.screens.restaurants.overview import OverviewView
 from creditscope.tui.screens.restaurants.part import RestaurantPart
 from creditscope.tui.screens.restaurants.reviews_view import ReviewsView
 from creditscope.tui.widgets.text_input import focus_now
+from creditscope.wording import counted
 
 PARTS: tuple[type[RestaurantPart], ...] = (OverviewView, MenuView, ReviewsView)
 
@@ -48,7 +49,8 @@ def heading(name: str, summary: RestaurantSummary | RestaurantDetails | None) ->
         text.append(f"  {fmt.stars(summary.rating)}", style="yellow")
         text.append(f" {summary.rating:.1f}")
     if summary.review_count is not None:
-        text.append(f" ({summary.review_count:,} reviews)", style="bright_black")
+        reviews = counted(summary.review_count, "review", grouped=True)
+        text.append(f" ({reviews})", style="bright_black")
     return text
 
 

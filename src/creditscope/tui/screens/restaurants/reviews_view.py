@@ -18,6 +18,7 @@ from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
+from creditscope.wording import counted
 
 DEFAULT_LIMIT = 10
 
@@ -30,7 +31,7 @@ def average_text(reviews: Reviews) -> Text:
     else:
         text.append(f"{reviews.average_rating:.1f} ", style="bold")
         text.append(fmt.stars(reviews.average_rating), style="yellow")
-    text.append(f"\n{reviews.total:,} reviews in all", style="bright_black")
+    text.append(f"\n{counted(reviews.total, 'review', grouped=True)} in all", style="bright_black")
     return text
 
 

@@ -1,0 +1,15 @@
+"""Counted nouns in the words people read: "1 review", "2 reviews", "1 country".
+
+Pure code with no imports of the package, so the sandbox, the commands and the
+explorer all write their counts the same way.
+"""
+
+from __future__ import annotations
+
+
+def counted(count: int, word: str, plural: str | None = None, *, grouped: bool = False) -> str:
+    """``counted(1, "review")`` -> ``"1 review"``; ``counted(3, "country", "countries")``
+    -> ``"3 countries"``; ``grouped`` writes thousands with commas (``"2,400 reviews"``)."""
+    number = f"{count:,}" if grouped else str(count)
+    noun = word if count == 1 else (plural or f"{word}s")
+    return f"{number} {noun}"
