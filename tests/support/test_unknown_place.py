@@ -1,4 +1,4 @@
-"""Issue 23, C: a search for a place the client can tell will find nothing ("Atlantis",
+"""Issue 23, C: a search for a place the client can tell will find nothing ("Narnia",
 "Hogwarts") costs nothing: ``call`` refuses it (exit 2, suggestions, nothing sent),
 ``batch`` lists it as an invalid row; ``--allow-unknown-place`` sends it anyway."""
 
@@ -43,11 +43,11 @@ def lifetime() -> dict[str, Any]:
 
 
 def test_call_refuses_an_unknown_place_for_free(isolated_dirs: dict[str, Path]) -> None:
-    result = cli("call", SEARCH, "--location", "Atlantis")
+    result = cli("call", SEARCH, "--location", "Narnia")
     assert result.exit_code == 2
-    assert "No place called 'Atlantis' is known, so nothing was sent or charged" \
+    assert "No place called 'Narnia' is known, so nothing was sent or charged" \
         in result.stderr
-    assert "Did you mean Atlanta" in result.stderr and "--allow-unknown-place" in result.stderr
+    assert "Did you mean Narita" in result.stderr and "--allow-unknown-place" in result.stderr
     hogwarts = cli("call", SEARCH, "--location", "Hogwarts", "--dry-run")
     assert hogwarts.exit_code == 2 and "Hogwarts" in hogwarts.stderr
     assert balance(isolated_dirs["data"]) == DEFAULT_CREDITS
@@ -86,10 +86,10 @@ def batch(tmp_path: Path, places: list[str], *flags: str) -> tuple[Any, list[dic
 def test_batch_lists_unknown_places_as_invalid_and_never_prices_them(
     tmp_path: Path, isolated_dirs: dict[str, Path],
 ) -> None:
-    result, rows = batch(tmp_path, ["Lisbon", "Atlantis", "Hogwarts"])
+    result, rows = batch(tmp_path, ["Lisbon", "Narnia", "Hogwarts"])
     assert "3 rows: 1 valid (1 distinct, 0 duplicates sent once), 2 invalid" in result.output
-    assert "row 2 (line 3): No place called 'Atlantis'" in result.output
-    assert "Did you mean Atlanta" in result.output and "--allow-unknown-place" in result.output
+    assert "row 2 (line 3): No place called 'Narnia'" in result.output
+    assert "Did you mean Narita" in result.output and "--allow-unknown-place" in result.output
     assert "To send: 1 request × 2 cr = 2 credits" in result.output
     assert [row["status"] for row in rows] == ["ok", "invalid", "invalid"]
     assert "Hogwarts" in rows[2]["error"]
@@ -99,7 +99,7 @@ def test_batch_lists_unknown_places_as_invalid_and_never_prices_them(
 def test_batch_sends_unknown_places_with_the_flag(
     tmp_path: Path, isolated_dirs: dict[str, Path],
 ) -> None:
-    result, rows = batch(tmp_path, ["Atlantis", "Hogwarts"], "--allow-unknown-place")
+    result, rows = batch(tmp_path, ["Narnia", "Hogwarts"], "--allow-unknown-place")
     assert "To send: 2 requests × 2 cr = 4 credits" in result.output
     assert [row["status"] for row in rows] == ["ok", "ok"]
     assert DEFAULT_CREDITS - balance(isolated_dirs["data"]) == 4 == lifetime()["spent"]
