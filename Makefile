@@ -12,7 +12,7 @@ UV_PIN := $(shell grep -o '"uv==[^"]*"' pyproject.toml | tr -d '"')
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint lock serve screenshots bench clean
+.PHONY: run test lint lock serve screenshots bench clean chaos
 
 # Only when there is no uv yet: afterwards uv.lock pins uv like everything else.
 $(UV):
@@ -36,6 +36,12 @@ test: $(STAMP)
 	$(BIN)/ruff check src tests tools benchmarks
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
+
+# Many random examples of the explorer chaos test (make test runs a few fixed ones).
+CHAOS_EXAMPLES ?= 60
+chaos: $(STAMP)
+	CREDITSCOPE_CHAOS_RANDOM=1 CREDITSCOPE_CHAOS_EXAMPLES=$(CHAOS_EXAMPLES) CREDITSCOPE_CHAOS_STEPS=30 \
+	    $(BIN)/python -m pytest -q tests/tui/test_chaos.py
 
 lint: $(STAMP)
 	$(BIN)/ruff check src tests tools benchmarks

@@ -258,8 +258,8 @@ class ResultArea(Vertical):
             age = host_of(self).spend_guard.age(intent) or 0.0
             price = credits_text(price_of(host_of(self), request.operation))
             self.app.notify(
-                f"{what.capitalize()} was fetched {age:.0f} s ago. Press again to pay {price} "
-                f"for a fresh copy (within {CONFIRM_WINDOW:.0f} s).",
+                f"{what[:1].upper()}{what[1:]} was fetched {age:.0f} s ago. Press again to "
+                f"pay {price} for a fresh copy (within {CONFIRM_WINDOW:.0f} s).",
                 title="Press again to refresh", timeout=CONFIRM_WINDOW)
 
     def retry(self) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from textual.suggester import Suggester
 
@@ -18,8 +19,10 @@ class CitySuggester(Suggester):
     itself: ``Porto`` -> ``Porto, PT``, not the larger Porto Alegre."""
 
     def __init__(self, gazetteer: Gazetteer | None = None) -> None:
-        super().__init__(use_cache=True, case_sensitive=False)
+        super().__init__(use_cache=False, case_sensitive=False)  # a choice changes answers
         self._gazetteer = gazetteer
+        self.remembered: Callable[[str], str] | None = None
+        """Set by the screen: a plain name -> the remembered namesake's label."""
 
     async def gazetteer(self) -> Gazetteer:
         """The gazetteer, read off the event loop on first use (it takes a moment)."""
@@ -34,6 +37,10 @@ class CitySuggester(Suggester):
             return None
         gazetteer = await self.gazetteer()
         typed = fold(value)
+        if self.remembered is not None:
+            chosen = self.remembered(value)
+            if chosen != value and fold(chosen.split(",")[0]) == typed:
+                return chosen
         exact = gazetteer.resolve(value)
         if exact is not None and fold(exact.name) == typed:
             prefixed = gazetteer.suggest(value, limit=1)

@@ -56,11 +56,14 @@ class AreaScreen(Screen[None]):
         Binding("escape", "back", "Back", show=False, id="screen.back"),
         Binding("i", "import_request", "Import request", show=False, id="screen.import_request"),
         Binding("slash", "focus_main", "Search box", show=False, id="screen.focus_main"),
+        Binding("ctrl+o", "other_place", "Other place", id="screen.other_place"),
     ]
     SPENDING_KEYS: ClassVar[dict[str, str]] = {}
     """Binding id -> the operation it always pays for, or the ``#id`` of the PriceButton it
     presses; the footer and the help show the cost next to the key. Such keys are never
     letters (Enter or Ctrl+key): see :data:`KEY_RULE`."""
+    PLACE_BOX: ClassVar[bool] = False
+    """The search box holds a place: ``Ctrl+O`` steps through its namesakes."""
     MAIN_FIELD: ClassVar[str | None] = None
     """The selector of the area's search box: ``/`` puts the cursor there, and letters
     typed where no box has the cursor are typed into it."""
@@ -107,6 +110,31 @@ class AreaScreen(Screen[None]):
         if self.MAIN_FIELD is None:
             return None
         return next(iter(self.query(self.MAIN_FIELD).results(Input)), None)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``Ctrl+O`` is offered only while the search box names a place with namesakes."""
+        if action == "other_place":
+            field = self.main_field()
+            if not self.PLACE_BOX or field is None or not field.value.strip():
+                return False
+            from creditscope.tui.place_choices import choices_of
+
+            return len(choices_of(host_of(self)).namesakes(field.value)) > 1
+        return True
+
+    def action_other_place(self) -> None:
+        """The next place of the same name, largest first, remembered from now on."""
+        from creditscope.tui.place_choices import choices_of
+
+        field = self.main_field()
+        if field is None:
+            return
+        chosen = choices_of(host_of(self)).next_place(field.value)
+        if chosen is not None:
+            field.value = chosen.label
+            field.cursor_position = len(field.value)
+            self.notify(f"“{chosen.name}” now means {chosen.label} (remembered).",
+                        title="Other place", timeout=4)
 
     def action_focus_main(self) -> None:
         """``/``: put the cursor in the area's search box."""

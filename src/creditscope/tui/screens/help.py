@@ -16,6 +16,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label, Static
 
 from creditscope.tui.key_costs import cost_of_binding, with_cost
+from creditscope.tui.screens.base import KEY_RULE
 
 # Textual's own plumbing keys that a user does not need listed.
 _HIDDEN_ACTIONS = frozenset(
@@ -75,6 +76,8 @@ class HelpScreen(ModalScreen[None]):
                 yield self._table(self.local_rows, "help-local")
                 yield Static("Everywhere", classes="help-section")
                 yield self._table(self.global_rows, "help-global")
+                yield Static("What spends, and what never does", classes="help-section")
+                yield Static(KEY_RULE, classes="help-rule")
             yield Static(
                 "Remap any key in the config file under [b]keys[/b], by binding id.  "
                 "[$text-muted]escape[/$text-muted] closes.",

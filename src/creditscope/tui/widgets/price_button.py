@@ -11,8 +11,9 @@ Set ``refresh=True`` for a button that bypasses the cache on purpose.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
+from textual.binding import Binding, BindingType
 from textual.reactive import reactive
 from textual.widgets import Button
 
@@ -23,6 +24,11 @@ from creditscope.tui.prices import quote
 
 class PriceButton(Button):
     """A button labelled with the price of its request, kept current as params change."""
+
+    # Shown in the footer with the button's price while it has the cursor: "⏎ Press · 5 cr".
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "press", "Press", id="price_button.press"),
+    ]
 
     params: reactive[dict[str, Any]] = reactive(dict, always_update=True, init=False)
     blocked: reactive[str | None] = reactive(None, init=False)
@@ -52,6 +58,10 @@ class PriceButton(Button):
     def watch_params(self, _params: dict[str, Any]) -> None:
         """The request changed: its cache state may differ."""
         self.update_price()
+
+    def binding_cost(self, binding_id: str) -> PriceWords | Blocked | None:
+        """Enter presses this button: the footer says what the label says."""
+        return self.words if binding_id == "price_button.press" else None
 
     def watch_blocked(self, _blocked: str | None) -> None:
         """Blocked or free again: the label changes."""

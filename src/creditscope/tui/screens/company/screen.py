@@ -87,7 +87,7 @@ class CompanyScreen(AreaScreen):
         """Re-check is offered once a lookup is on screen."""
         if action == "recheck":
             return self.shown_params is not None
-        return True
+        return super().check_action(action, parameters)
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Look up, copy, export and re-check from the command palette."""

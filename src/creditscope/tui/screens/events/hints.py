@@ -3,10 +3,7 @@ field is marked on."""
 
 from __future__ import annotations
 
-START_HINT = (
-    "Type a city (Tab completes it) or 'lat, lng', then Enter; or pick a point on the map."
-    " Esc leaves the box (then 1-6 switch areas)."
-)
+START_HINT = "Type a city or 'lat, lng', then Enter; or pick a point on the map."
 EMPTY_START = (
     "No search yet. Events near your point appear here, numbered like the markers on the map."
 )

@@ -2,16 +2,12 @@
 
 Data flow: location text -> :func:`parse_location` (free, local) -> a
 ``ticketing/discovery`` call through the shared :class:`ResultArea` -> the feed
-table, the map's markers and the summary line. The map is an input too: a
-click (or Enter) on it picks a new point and searches there.
-
-Start-up: the map (its module, the world's coastlines and their rasterisation)
-is the costliest part of this screen, and Events is the first screen the
-explorer shows. So the first frame holds an empty, framed placeholder in the
-map's place; the real :class:`EventMap` is imported and mounted right after
-that frame is painted (see ``_mount_map``).
+table, the map's markers and the summary line. A click (or Enter) on the map
+picks a point for the form; the Search button then says what searching costs.
+Start-up: the map is the costliest part of this screen, the first the explorer
+shows, so the first frame holds an empty, framed placeholder in the map's place;
+the real :class:`EventMap` is mounted right after that frame (``_mount_map``).
 """
-
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -28,6 +24,7 @@ from creditscope.client.records import CallRecord
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.place_choices import complete_to_choices, namesake_hint, resolved_text
 from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.events.event_detail import EventDetail
@@ -80,6 +77,7 @@ class EventsScreen(AreaScreen):
         "events.more": "#events-more", "events.refresh": "#events-refresh",
     }
     MAIN_FIELD = "#events-location"
+    PLACE_BOX = True
 
     # Nothing is focused until the map is mounted (number keys switch areas meanwhile);
     # later, a screen left with nothing focused comes back on the map, not in a text box.
@@ -132,6 +130,7 @@ class EventsScreen(AreaScreen):
         # Nothing has focus yet, so nothing would tell the Footer to show its keys:
         # ask now, so they are in the first frame rather than after the map.
         self.refresh_bindings()
+        complete_to_choices(self.location_input, host_of(self))
         self.call_after_refresh(self.call_after_refresh, self._mount_map)
 
     async def _mount_map(self) -> None:
@@ -152,19 +151,14 @@ class EventsScreen(AreaScreen):
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Search, load more and refresh, with their prices."""
         price = credits_text(price_of(host_of(self), OPERATION))
-        yield PaletteCommand(
-            "Search events",
-            f"Events near the typed place ({price}, free when cached)",
-            self.action_search,
-        )
-        yield PaletteCommand(
-            "Load more events", f"The next page of the feed ({price})", self.action_load_more
-        )
-        yield PaletteCommand(
-            "Refresh events",
-            f"Fetch the feed again, bypassing the cache ({price})",
-            self.action_refresh,
-        )
+        yield PaletteCommand("Search events",
+                             f"Events near the typed place ({price}, free when cached)",
+                             self.action_search)
+        yield PaletteCommand("Load more events", f"The next page of the feed ({price})",
+                             self.action_load_more)
+        yield PaletteCommand("Refresh events",
+                             f"Fetch the feed again, bypassing the cache ({price})",
+                             self.action_refresh)
 
     # --- the form ------------------------------------------------------------------
 
@@ -198,7 +192,8 @@ class EventsScreen(AreaScreen):
     def _form(self) -> tuple[SearchPoint, int]:
         """The typed point and limit, or LocationError naming the box to fix."""
         limit_text = self.query_one("#events-limit", Input).value or str(DEFAULT_LIMIT)
-        return parse_location(self.location_input.value), parse_limit(limit_text)
+        typed = resolved_text(host_of(self), self.location_input.value)
+        return parse_location(typed), parse_limit(limit_text)
 
     @on(Input.Changed, "#events-location")
     @on(Input.Changed, "#events-limit")
@@ -216,7 +211,10 @@ class EventsScreen(AreaScreen):
                 if typed else "type a place")
             return
         zone = f" · {point.city.timezone}" if point.city else ""
-        self._hint(f"→ {point.label} · {point_text(point.lat, point.lng)}{zone}")
+        also = namesake_hint(host_of(self), self.location_input.value)
+        self._hint(f"→ {point.label} · {point_text(point.lat, point.lng)}{zone}"
+                   + (f" · {also}" if also else ""))
+        self.refresh_bindings()  # ^o Other place, when the name has namesakes
         search = self.query_one("#events-search", PriceButton)
         search.params = self._params(point, limit)
         search.blocked = None
@@ -237,6 +235,13 @@ class EventsScreen(AreaScreen):
     @on(Button.Pressed, "#events-more")
     def _more_pressed(self) -> None:
         self.action_load_more()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Refresh once there is a feed, Load more while it has another page."""
+        offered = {"refresh": self.search_request, "load_more": self.next_request}
+        if action in offered:
+            return offered[action] is not None
+        return super().check_action(action, parameters)
 
     @staticmethod
     def _params(point: SearchPoint, limit: int) -> dict[str, Any]:
@@ -331,6 +336,7 @@ class EventsScreen(AreaScreen):
         more.params = self.next_request.params if self.next_request else params
         more.blocked = None if self.next_request else "no more pages"
         more.disabled = self.next_request is None
+        self.refresh_bindings()  # Refresh and Load more are offered now (or no longer)
         self._show_on_map(fit=not appending)
         self._summarise(feed, message.result.record)
         where = describe_point(self.point) if self.point else "the point"

@@ -18,6 +18,7 @@ from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.place_choices import complete_to_choices, namesake_hint, resolved_text
 from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
@@ -42,6 +43,7 @@ class RestaurantsScreen(AreaScreen):
     ]
     SPENDING_KEYS: ClassVar[dict[str, str]] = {"restaurants.refresh": SEARCH}
     MAIN_FIELD = "#location"
+    PLACE_BOX = True
 
     def __init__(self) -> None:
         super().__init__()
@@ -83,12 +85,14 @@ class RestaurantsScreen(AreaScreen):
     def on_mount(self) -> None:
         """Price the button; the cursor stays out of the form until `/` (see AUTO_FOCUS)."""
         self._sync_price()
+        complete_to_choices(self.query_one("#location", Input), host_of(self))
 
     # --- the request -------------------------------------------------------------
 
     def search_params(self) -> dict[str, Any]:
         """The request as typed: location, cuisine if chosen, limit (as typed if not a number)."""
-        params: dict[str, Any] = {"location": self.query_one("#location", Input).value.strip()}
+        typed = self.query_one("#location", Input).value.strip()
+        params: dict[str, Any] = {"location": resolved_text(host_of(self), typed)}
         cuisine = self.query_one("#cuisine", Select).value
         if isinstance(cuisine, str):
             params["cuisine"] = cuisine
@@ -108,6 +112,7 @@ class RestaurantsScreen(AreaScreen):
         button.params = params
         location = str(params["location"])
         button.blocked = "unknown place" if location and not is_known_place(location) else None
+        self.refresh_bindings()  # ^o Other place, when the name has namesakes
         self.query_one("#restaurant-results", ResultArea).mark_field(None)
 
     @on(Button.Pressed, "#search")
@@ -195,6 +200,9 @@ class RestaurantsScreen(AreaScreen):
         if table.sort_column:
             direction = "high to low" if table.sort_descending else "low to high"
             text += f" · sorted by {BY_KEY[table.sort_column].title.lower()}, {direction}"
+        also = namesake_hint(host_of(self), str(params.get("location", "")))
+        if also:
+            text += f" · {also}"
         opening = table.open_price()
         chosen = table.selected
         if chosen is not None and opening is not None:
