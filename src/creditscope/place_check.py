@@ -16,6 +16,7 @@ from typing import Any
 
 from creditscope.gazetteer import City, Gazetteer, fold, load_gazetteer
 
+SHOWN_MAX = 40  # characters of the typed text a refusal repeats
 EXAMPLE = "a city such as 'Lisbon' or coordinates such as '38.72, -9.14'"
 
 
@@ -59,6 +60,8 @@ class PlaceCheck:
         shown = self.text.strip()
         if not shown:
             return f"Type a place first: {EXAMPLE}."
+        if len(shown) > SHOWN_MAX:  # a pasted page is not repeated back
+            shown = shown[:SHOWN_MAX] + "…"
         hint = f"Did you mean {_names(self.suggestions)}? " if self.suggestions else ""
         return (f"No place called '{shown}' is known, so nothing was sent or charged. "
                 f"{hint}Try {EXAMPLE}.")

@@ -40,12 +40,12 @@ async def test_an_expired_copy_is_priced_online_and_free_but_stale_offline(
     await online.call(SEARCH, {"location": "Lisbon"})
     plan = online.plan(SEARCH, {"location": "Lisbon"})
     assert plan.cache is CacheStatus.STALE
-    assert plan.cost == 2 and plan.note == "cached copy expired"
+    assert plan.cost == 2 and plan.words.long == "2 cr · expired"
     again = await online.call(SEARCH, {"location": "Lisbon"})
     assert again.record.credits_charged == 2
     offline = sandbox.client(offline=True)
     offline_plan = offline.plan(SEARCH, {"location": "Lisbon"})
-    assert offline_plan.cost == 0 and offline_plan.note == "stale"
+    assert offline_plan.cost == 0 and offline_plan.words.long == "stale · free"
     await online.aclose()
     await offline.aclose()
 
@@ -254,4 +254,4 @@ def test_dry_run_says_an_expired_copy_is_charged(monkeypatch: pytest.MonkeyPatch
     args = ["call", SEARCH, "--location", "Lisbon"]
     assert runner.invoke(main, args, catch_exceptions=False).exit_code == 0
     plan = runner.invoke(main, [*args, "--dry-run"], catch_exceptions=False).output
-    assert "price: 2 credits (cached copy expired, so this call is charged)" in plan
+    assert "price: 2 credits (the cached copy expired, so this call is charged)" in plan

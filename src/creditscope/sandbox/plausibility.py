@@ -5,9 +5,10 @@ world knows, so the sandbox invents no company for it. The rule, word by word
 over the name's distinctive words (those that weigh fully in
 :mod:`creditscope.sandbox.naming`):
 
-- A word the sandbox knows is plausible: a word of a place name in the
-  gazetteer (4,000 cities, 250 countries), of a well-known or curated company's
-  name, or of the trade, generic and filler vocabularies.
+- A word the sandbox knows is plausible: a word of a city's name in the
+  gazetteer (the 4,000 of 150,000 people or more; 250 countries), of a
+  well-known or curated company's name, or of the trade, generic and filler
+  vocabularies.
 - A word it cannot judge is plausible: one with digits or in a script other than
   Latin ("3M", "東京"), one of at most three letters, and an acronym typed in
   capitals of at most five ("KPMG").
@@ -41,6 +42,7 @@ from creditscope.sandbox.naming import (
     words_of,
 )
 
+CITY_SIZE = 150_000  # the places whose names teach the letter pairs
 MIN_PAIR_COUNT = 2  # a letter pair seen once (one odd name) is not enough
 UNSEEN_PAIRS = 2  # this many unknown pairs in one word: noise (one is a foreign spelling)
 SHORT_WORD = 3
@@ -54,7 +56,9 @@ def _source_names() -> list[str]:
     from creditscope.sandbox.listed import listed
 
     gazetteer = load_gazetteer()
-    names = [city.ascii_name for city in gazetteer.cities]
+    # Cities only (150,000 people or more): the towns' exotic transliterations
+    # ("Xiaqiao") would make keyboard noise's letter pairs look common.
+    names = [city.ascii_name for city in gazetteer.cities if city.population >= CITY_SIZE]
     names += [country.name for country in gazetteer.countries.values()]
     names += [name for company in listed() for name in company.names]
     names += [entry.name for entry in corpus()]

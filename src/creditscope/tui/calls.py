@@ -262,6 +262,12 @@ class ResultArea(Vertical):
                 f"pay {price} for a fresh copy (within {CONFIRM_WINDOW:.0f} s).",
                 title="Press again to refresh", timeout=CONFIRM_WINDOW)
 
+    def refuse(self, request: CallRequest, error: BaseException) -> None:
+        """Show a refusal made before anything was sent (free), as a sent call's error is
+        shown: in place, the field outlined, ``Failed`` posted."""
+        self.last_request = request
+        self._failed(error)
+
     def retry(self) -> None:
         """Run the last request again (after an error); rebuilds a client that failed to start."""
         host = host_of(self)

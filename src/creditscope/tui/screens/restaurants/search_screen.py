@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Button, DataTable, Input, Select, Static
 
+from creditscope.client.errors import InvalidRequest
 from creditscope.models import CUISINES, RestaurantSearch
 from creditscope.place_check import check_place, is_known_place
 from creditscope.tui.calls import CallRequest, ResultArea
@@ -130,11 +131,17 @@ class RestaurantsScreen(AreaScreen):
         request = CallRequest(SEARCH, params, refresh=refresh, label=label)
         area = self.query_one("#restaurant-results", ResultArea)
         checked = check_place(str(params["location"])) if params["location"] else None
-        if checked is None or checked.known:
+        client = host_of(self).client
+        if checked is None or checked.known or client is None:
             area.run(request)
             return
-        area.show_empty(checked.message)
-        area.mark_field("location", focus=True)
+        try:
+            client.validate(SEARCH, params)
+        except InvalidRequest:
+            area.run(request)  # the client's own refusal (free) says what is wrong first
+            return
+        area.refuse(request, InvalidRequest(checked.message, field="location",
+                                            code="unknown_place"))
         if not host_of(self).is_sandbox:
             self._offer_unknown_place(request, checked.message)
 
