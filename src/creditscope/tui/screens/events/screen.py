@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from datetime import datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
@@ -75,6 +76,7 @@ class EventsScreen(AreaScreen):
         Binding("f", "focus_feed", "Feed", id="events.feed"),
         Binding("o", "open_page", "Open page", id="events.open"),
         Binding("c", "copy_url", "Copy URL", id="events.copy"),
+        Binding("e", "export", "Export", id="events.export"),
     ]
     SPENDING_KEYS: ClassVar[dict[str, str]] = {  # each key says what its button says
         "events.more": "#events-more", "events.refresh": "#events-refresh",
@@ -164,6 +166,10 @@ class EventsScreen(AreaScreen):
             "Refresh events",
             f"Fetch the feed again, bypassing the cache ({price})",
             self.action_refresh,
+        )
+        yield PaletteCommand(
+            "Export events", "Every event of the feed, as shown, to CSV or JSON (free)",
+            self.action_export,
         )
 
     # --- the form ------------------------------------------------------------------
@@ -304,6 +310,24 @@ class EventsScreen(AreaScreen):
     def action_copy_url(self) -> None:
         """Copy the selected event's URL."""
         self.query_one(EventDetail).copy_url()
+
+    def action_export(self) -> None:
+        """Write every event of the feed (all pages loaded so far), in the order shown and
+        numbered as on screen, to CSV or JSON. Free: nothing is fetched."""
+        # Imported here: the rows are pydantic models, kept out of the first frame.
+        from creditscope.row_export import dump_row, file_stem
+        from creditscope.tui.list_export import export_list
+
+        point = self.point
+        place = (point.city.name if point.city else point.label) if point else ""
+        shown = self.feed_table.shown_events() if self.results.shows_content else []
+        rows = [{"number": number, **dump_row(event)} for number, event in shown]
+        export_list(
+            self.app, rows, word="event",
+            default=Path(f"events-{file_stem(place, 'feed')}.json"),
+            empty="search a place first." if self.search_request is None
+            else "the feed shows no events.",
+        )
 
     # --- results -------------------------------------------------------------------
 
