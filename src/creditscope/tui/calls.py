@@ -180,6 +180,11 @@ class ResultArea(Vertical):
         state = self._state_widgets()
         return [child for child in self.children if child not in state]
 
+    @property
+    def shows_content(self) -> bool:
+        """True while the screen's widgets are shown, not the empty hint or an error."""
+        return self._state == "content"
+
     def run(self, request: CallRequest, *, confirm_over_budget: bool = False,
             deliberate: bool = False) -> bool:
         """Run ``request`` in a worker; a newer run in this area cancels an older one.

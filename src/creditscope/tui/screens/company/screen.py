@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -17,9 +17,11 @@ from textual.widgets import Button, Input, Static
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.records import CallRecord
 from creditscope.models import CompanyLookup
+from creditscope.row_export import file_stem
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.clipboard import copy_text
 from creditscope.tui.host import host_of
+from creditscope.tui.list_export import export_list
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.prices import credits_text, price_of, spend_note
 from creditscope.tui.screens.base import AreaScreen
@@ -34,7 +36,6 @@ from creditscope.tui.screens.save_file import SaveFileDialog
 from creditscope.tui.web_tab import save_text
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
-from creditscope.wording import counted
 
 WEBSITE_HINT = "Website is optional, but gives the most reliable match."
 EMPTY_TEXT = (
@@ -234,30 +235,18 @@ class CompanyScreen(AreaScreen):
         copy_text(self.app, url, f"Company URL {url}", save_as="company-url.txt")
 
     def action_export(self) -> None:
-        """Ask for a file and write the shown matches as JSON or CSV."""
-        lookup, params = self.lookup, self.shown_params
-        if lookup is None or params is None:
-            self.notify("Run a lookup first; there is nothing to export.", severity="warning")
-            return
-        slug = re.sub(r"[^a-z0-9]+", "-", str(params.get("name", "company")).lower()).strip("-")
-        default = Path(f"{slug or 'company'}-matches.json")
-
-        def chosen(path: Path | None) -> None:
-            if path is None:
-                return
-            try:
-                name, website = str(params.get("name", "")), params.get("website")
-                fmt, text = render_matches(path, lookup, name, website)
-                where = save_text(self.app, path, text)
-            except OSError as error:
-                self.notify(f"{path}: {error.strerror or error}", title="Export failed",
-                            severity="error")
-                return
-            self.notify(f"{_matches(lookup)} as {fmt.upper()} to {where}",
-                        title="Exported")
-
-        title = f"Export {_matches(lookup)} (a .csv name writes CSV, otherwise JSON)"
-        self.app.push_screen(SaveFileDialog(title, default), chosen)
+        """Ask for a file and write the shown matches as JSON or CSV (free: nothing is fetched)."""
+        shown = self.query_one("#lookup", ResultArea).shows_content
+        lookup, params = self.lookup if shown else None, self.shown_params or {}
+        name, website = str(params.get("name", "")), params.get("website")
+        export_list(
+            self.app, lookup.matches if lookup is not None else [],
+            word="match", plural="matches",
+            default=Path(f"{file_stem(name, 'company')}-matches.json"),
+            empty="run a lookup first." if lookup is None else "this lookup found no pages.",
+            render=None if lookup is None else partial(
+                render_matches, lookup=lookup, name=name, website=website),
+        )
 
     def action_recent(self) -> None:
         """Open the recent-lookups list."""
@@ -286,8 +275,7 @@ class CompanyScreen(AreaScreen):
         report = self._report()
         if report is None:
             return
-        name = str((self.shown_params or {}).get("name", "company"))
-        slug = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-") or "company"
+        slug = file_stem(str((self.shown_params or {}).get("name", "")), "company")
 
         def chosen(path: Path | None) -> None:
             if path is None:
@@ -321,7 +309,3 @@ class CompanyScreen(AreaScreen):
         self.query_one("#submit", PriceButton).focus()
         return True
 
-
-def _matches(lookup: CompanyLookup) -> str:
-    """``"1 match"`` / ``"3 matches"``."""
-    return counted(len(lookup.matches), "match", "matches")

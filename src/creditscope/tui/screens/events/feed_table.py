@@ -144,6 +144,11 @@ class EventFeedTable(DataTable[Any]):
         """The event numbered ``number`` (1-based), if present."""
         return self.events[number - 1] if 1 <= number <= len(self.events) else None
 
+    def shown_events(self) -> list[tuple[int, Event]]:
+        """Every event of the feed with its number, in the order the rows are shown."""
+        numbers = (int(str(row.key.value)) for row in self.ordered_rows)
+        return [(number, self.events[number - 1]) for number in numbers]
+
     @property
     def highlighted_number(self) -> int | None:
         """The number of the event under the cursor."""

@@ -25,9 +25,9 @@ from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.place_choices import complete_to_choices, namesake_hint, resolved_text
-from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.events.event_detail import EventDetail
+from creditscope.tui.screens.events.feed_export import OPERATION, event_commands, export_feed
 from creditscope.tui.screens.events.feed_summary import (
     describe_point,
     feed_summary,
@@ -56,7 +56,6 @@ if TYPE_CHECKING:
     from creditscope.models import EventFeed
     from creditscope.tui.widgets.event_map import EventMap
 
-OPERATION = "ticketing/discovery"
 DEFAULT_LIMIT = 20
 
 
@@ -72,6 +71,7 @@ class EventsScreen(AreaScreen):
         Binding("f", "focus_feed", "Feed", id="events.feed"),
         Binding("o", "open_page", "Open page", id="events.open"),
         Binding("c", "copy_url", "Copy URL", id="events.copy"),
+        Binding("e", "export", "Export", id="events.export"),
     ]
     SPENDING_KEYS: ClassVar[dict[str, str]] = {  # each key says what its button says
         "events.more": "#events-more", "events.refresh": "#events-refresh",
@@ -149,16 +149,8 @@ class EventsScreen(AreaScreen):
             self.event_map.focus()
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        """Search, load more and refresh, with their prices."""
-        price = credits_text(price_of(host_of(self), OPERATION))
-        yield PaletteCommand("Search events",
-                             f"Events near the typed place ({price}, free when cached)",
-                             self.action_search)
-        yield PaletteCommand("Load more events", f"The next page of the feed ({price})",
-                             self.action_load_more)
-        yield PaletteCommand("Refresh events",
-                             f"Fetch the feed again, bypassing the cache ({price})",
-                             self.action_refresh)
+        """Search, load more, refresh (with their prices) and export."""
+        return event_commands(self)
 
     # --- the form ------------------------------------------------------------------
 
@@ -309,6 +301,10 @@ class EventsScreen(AreaScreen):
     def action_copy_url(self) -> None:
         """Copy the selected event's URL."""
         self.query_one(EventDetail).copy_url()
+
+    def action_export(self) -> None:
+        """Write every event of the feed, as shown, to CSV or JSON (free)."""
+        export_feed(self)
 
     # --- results -------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Select, Static, Tabs
 
 from creditscope.models import Menu, MenuItem, MenuSection
+from creditscope.row_export import Row, dump_row
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
@@ -79,6 +80,7 @@ class MenuView(RestaurantPart):
     title: ClassVar[str] = "Menu"
     area_id: ClassVar[str] = "menu-area"
     button_id: ClassVar[str | None] = "menu-load"
+    export_word: ClassVar[tuple[str, str | None]] = ("dish", "dishes")
 
     def __init__(self, restaurant_id: str, **kwargs: object) -> None:
         super().__init__(restaurant_id, **kwargs)
@@ -134,21 +136,54 @@ class MenuView(RestaurantPart):
         value = self.query_one("#menu-diet", Select).value
         return value if isinstance(value, str) else None
 
+    @property
+    def search_text(self) -> str:
+        """The dish search as typed."""
+        return self.query_one("#menu-search", Input).value
+
+    def shown_rows(self) -> list[Row]:
+        """The dishes shown (search and diet applied), one row each with its section and
+        the menu's currency."""
+        if self.menu is None:
+            return []
+        currency = self.menu.currency
+        return [
+            {"section": section.name, **dump_row(item), "currency": currency}
+            for section in filter_menu(self.menu, self.search_text, self.diet)
+            for item in section.items
+        ]
+
+    def filter_words(self) -> str:
+        """The diet and search applied, as the count line says them ("" for none)."""
+        words = [fmt.title_case(self.diet)] if self.diet else []
+        if self.search_text.strip():
+            words.append(f"matching “{self.search_text.strip()}”")
+        return " · ".join(words)
+
+    def export_scope(self) -> str:
+        """Which dishes: the whole menu, or the menu as filtered on screen."""
+        applied = self.filter_words()
+        return f" of the menu, as filtered: {applied}" if applied else " of the whole menu"
+
+    def export_empty(self) -> str:
+        """No dishes shown: the filter hides them all (or the menu has none)."""
+        if self.loaded and self.filter_words():
+            return "no dishes match the search and diet."
+        return super().export_empty()
+
     @on(Input.Changed, "#menu-search")
     @on(Select.Changed, "#menu-diet")
     def refilter(self) -> None:
         """Show only the items that match the search text and the diet (no request is made)."""
         if self.menu is None:
             return
-        text = self.query_one("#menu-search", Input).value
+        text = self.search_text
         sections = filter_menu(self.menu, text, self.diet)
         shown = sum(len(section.items) for section in sections)
         total = sum(len(section.items) for section in self.menu.sections)
         summary = f"[b]{shown}[/b] of {counted(total, 'dish', 'dishes')}"
-        if self.diet:
-            summary += f" · {fmt.title_case(self.diet)}"
-        if text.strip():
-            summary += f" · matching “{text.strip()}”"
+        if self.filter_words():
+            summary += f" · {self.filter_words()}"
         self.query_one("#menu-count", Static).update(summary)
         items: RenderableType = render_sections(sections, self.menu.currency)
         if not sections:

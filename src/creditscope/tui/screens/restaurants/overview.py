@@ -13,6 +13,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
 from creditscope.models import RestaurantDetails
+from creditscope.row_export import Row
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
@@ -89,6 +90,11 @@ class OverviewView(RestaurantPart):
     operation: ClassVar[str] = "restaurants/details"
     title: ClassVar[str] = "Overview"
     area_id: ClassVar[str] = "overview-area"
+    export_word: ClassVar[tuple[str, str | None]] = ("restaurant overview", None)
+
+    def __init__(self, restaurant_id: str, **kwargs: Any) -> None:
+        super().__init__(restaurant_id, **kwargs)
+        self.details: RestaurantDetails | None = None
 
     def compose(self) -> ComposeResult:
         """Facts and features on the left, the week's hours on the right."""
@@ -107,8 +113,13 @@ class OverviewView(RestaurantPart):
         self.loaded = True
         self.show(details)
 
+    def shown_rows(self) -> list[Row]:
+        """The listing, as one record."""
+        return [self.details] if self.details is not None else []
+
     def show(self, details: RestaurantDetails) -> None:
         """Fill the tab from a details response."""
+        self.details = details
         # Judge "open now" on the restaurant's own clock, not the user's.
         coords = details.coordinates
         now, zone = local_time(

@@ -7,6 +7,7 @@ from typing import Any, ClassVar
 
 from textual.containers import Vertical
 
+from creditscope.row_export import Row
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import Quote, quote
@@ -22,12 +23,14 @@ class RestaurantPart(Vertical):
     (``button_id``), which Enter presses. Subclasses name their ``operation``
     and ``title``, compose a :class:`ResultArea` with the id ``area_id`` and a
     :class:`PriceButton` with the id ``button_id``, and fill the area on success.
+    ``e`` exports what the tab shows: ``shown_rows``, one ``export_word`` each.
     """
 
     operation: ClassVar[str]
     title: ClassVar[str]  # the tab's name: "Menu"
     area_id: ClassVar[str]
     button_id: ClassVar[str | None] = None  # the priced button that fetches it (None: none)
+    export_word: ClassVar[tuple[str, str | None]]  # one exported row: ("dish", "dishes")
 
     def __init__(self, restaurant_id: str, **kwargs: Any) -> None:
         super().__init__(**kwargs)
@@ -69,6 +72,27 @@ class RestaurantPart(Vertical):
         label = f"the {self.title.lower()}"
         request = CallRequest(self.operation, self.params(), refresh=refresh, label=label)
         self.query_one(f"#{self.area_id}", ResultArea).run(request)
+
+    def export_rows(self) -> list[Row]:
+        """The rows the tab shows, for an export; none until fetched or while it shows an
+        error (the rows under it are no longer what the user sees)."""
+        if not self.loaded or not self.query_one(f"#{self.area_id}", ResultArea).shows_content:
+            return []
+        return self.shown_rows()
+
+    def shown_rows(self) -> list[Row]:
+        """The rows on screen once fetched. Override this."""
+        return []
+
+    def export_scope(self) -> str:
+        """Words after the count in the export dialog's title (" of the whole menu")."""
+        return ""
+
+    def export_empty(self) -> str:
+        """Why there is nothing to export."""
+        if not self.loaded:
+            return f"the {self.title} tab is not fetched yet."
+        return f"the {self.title} tab shows nothing."
 
     def now(self) -> datetime:
         """The app's clock (injected, so tests are deterministic), in UTC."""

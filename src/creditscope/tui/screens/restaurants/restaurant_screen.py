@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import ClassVar
 
 from rich.text import Text
@@ -11,8 +12,10 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static, TabbedContent, TabPane, Tabs
 
 from creditscope.models import RestaurantDetails, RestaurantSummary
+from creditscope.row_export import file_stem
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.host import host_of
+from creditscope.tui.list_export import export_list
 from creditscope.tui.prices import Quote, quote
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
@@ -25,6 +28,7 @@ from creditscope.tui.widgets.text_input import focus_now
 from creditscope.wording import counted
 
 PARTS: tuple[type[RestaurantPart], ...] = (OverviewView, MenuView, ReviewsView)
+EXPORT_NAMES = {"overview": "restaurant", "menu": "menu", "reviews": "reviews"}  # file prefixes
 
 
 def tab_label(title: str, now: Quote | None, loaded: bool) -> str:
@@ -62,6 +66,7 @@ class RestaurantScreen(AreaScreen):
         Binding("v", "show_part('overview')", "Overview", id="restaurants.overview"),
         Binding("m", "show_part('menu')", "Menu", id="restaurants.menu"),
         Binding("r", "show_part('reviews')", "Reviews", id="restaurants.reviews"),
+        Binding("e", "export", "Export", id="restaurants.export_tab"),
     ]
 
     def __init__(
@@ -166,3 +171,16 @@ class RestaurantScreen(AreaScreen):
         # Load before switching: a cached part is filled before the tab's first frame.
         self.part(pane_id).ensure_loaded()
         self.query_one("#restaurant-parts", TabbedContent).active = pane_id
+
+    def action_export(self) -> None:
+        """Write what the active tab shows to CSV or JSON: the overview as one record, the
+        menu's dishes as filtered on screen, the reviews shown. Free: nothing is fetched."""
+        pane_id = self.query_one("#restaurant-parts", TabbedContent).active or "overview"
+        part = self.part(pane_id)
+        word, plural = part.export_word
+        stem = file_stem(self.restaurant_id, "restaurant")
+        export_list(
+            self.app, part.export_rows(), word=word, plural=plural,
+            default=Path(f"{EXPORT_NAMES.get(pane_id, pane_id)}-{stem}.json"),
+            scope=part.export_scope(), empty=part.export_empty(),
+        )

@@ -103,6 +103,10 @@ class RestaurantResults(DataTable[Any]):
         self._fill(keep=None)
         self.move_cursor(row=0, scroll=True)
 
+    def shown(self) -> list[RestaurantSummary]:
+        """The results in the order the rows are shown (the current sort)."""
+        return sort_results(self.results, self.sort_column, self.sort_descending)
+
     @property
     def selected(self) -> RestaurantSummary | None:
         """The restaurant under the cursor, if any."""
@@ -136,7 +140,7 @@ class RestaurantResults(DataTable[Any]):
             if column.key == self.sort_column:
                 arrow = " ▼" if self.sort_descending else " ▲"
             self.columns[self._column_key(column.key)].label = Text(column.title + arrow)
-        for restaurant in sort_results(self.results, self.sort_column, self.sort_descending):
+        for restaurant in self.shown():
             self.add_row(*self._cells(restaurant), key=restaurant.id)
         self._fit_header_labels()
         if keep is not None:

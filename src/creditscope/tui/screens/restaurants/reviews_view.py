@@ -13,6 +13,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Static
 
 from creditscope.models import Review, Reviews
+from creditscope.row_export import Row
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
@@ -78,6 +79,11 @@ class ReviewsView(RestaurantPart):
     title: ClassVar[str] = "Reviews"
     area_id: ClassVar[str] = "reviews-area"
     button_id: ClassVar[str | None] = "reviews-load"
+    export_word: ClassVar[tuple[str, str | None]] = ("review", None)
+
+    def __init__(self, restaurant_id: str, **kwargs: Any) -> None:
+        super().__init__(restaurant_id, **kwargs)
+        self.reviews: Reviews | None = None
 
     def compose(self) -> ComposeResult:
         """The limit and its priced button stay above the results, so a bad limit can be fixed."""
@@ -115,9 +121,21 @@ class ReviewsView(RestaurantPart):
     def _reload(self) -> None:
         self.load()
 
+    def shown_rows(self) -> list[Row]:
+        """The reviews shown, newest first as the service lists them."""
+        return list(self.reviews.reviews) if self.reviews is not None else []
+
+    def export_scope(self) -> str:
+        """How many there are in all, when more than were fetched."""
+        reviews = self.reviews
+        if reviews is None or reviews.total <= len(reviews.reviews):
+            return ""
+        return f" (of {counted(reviews.total, 'review', grouped=True)} in all)"
+
     @on(ResultArea.Succeeded, "#reviews-area")
     def _loaded(self, event: ResultArea.Succeeded) -> None:
         data: Reviews = event.result.data
+        self.reviews = data
         self.loaded = True
         self.query_one("#reviews-average", Static).update(average_text(data))
         title = Text(f"Ratings of the {len(data.reviews)} shown\n", style="bold")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
+from pathlib import Path
 from typing import Any, ClassVar
 
 from rich.markup import escape
@@ -15,9 +16,11 @@ from textual.widgets import Button, DataTable, Input, Select, Static
 from creditscope.client.errors import InvalidRequest
 from creditscope.models import CUISINES, RestaurantSearch
 from creditscope.place_check import check_place, is_known_place
+from creditscope.row_export import file_stem
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.host import host_of
+from creditscope.tui.list_export import export_list
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.place_choices import complete_to_choices, namesake_hint, resolved_text
 from creditscope.tui.prices import credits_text, price_of
@@ -41,6 +44,7 @@ class RestaurantsScreen(AreaScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "focus_main", "Search", id="restaurants.focus_search"),
         Binding("ctrl+r", "refresh", "Refresh", id="restaurants.refresh"),
+        Binding("e", "export", "Export", id="restaurants.export"),
     ]
     SPENDING_KEYS: ClassVar[dict[str, str]] = {"restaurants.refresh": SEARCH}
     MAIN_FIELD = "#location"
@@ -163,6 +167,17 @@ class RestaurantsScreen(AreaScreen):
         """Search again past the cache (charged)."""
         self.run_search(refresh=True)
 
+    def action_export(self) -> None:
+        """Write the results, in the order shown, to CSV or JSON. Free: nothing is fetched."""
+        area = self.query_one("#restaurant-results", ResultArea)
+        table = self.query_one("#results-table", RestaurantResults)
+        export_list(
+            self.app, table.shown() if area.shows_content else [], word="restaurant",
+            default=Path(f"restaurants-{file_stem(self.place, 'search')}.csv"),
+            empty="search a place first." if self._last is None
+            else "the results show no restaurants.",
+        )
+
     def fill_request(self, operation: str, params: dict[str, Any]) -> bool:
         """Fill the form from an imported request; sends nothing (the button shows the price)."""
         if operation != SEARCH:
@@ -243,4 +258,8 @@ class RestaurantsScreen(AreaScreen):
                              self.action_search)
         yield PaletteCommand(
             "Refresh restaurant search", "Search again past the cache", self.action_refresh
+        )
+        yield PaletteCommand(
+            "Export restaurants", "The results, as sorted, to CSV or JSON (free)",
+            self.action_export,
         )

@@ -1,0 +1,51 @@
+"""What the Events area offers beyond its form: palette commands and the feed's export."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from creditscope.tui.host import host_of
+from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.prices import credits_text, price_of
+
+if TYPE_CHECKING:
+    from creditscope.tui.screens.events.screen import EventsScreen
+
+OPERATION = "ticketing/discovery"
+
+
+def event_commands(screen: EventsScreen) -> Iterable[PaletteCommand]:
+    """Search, load more and refresh, with their prices, and export."""
+    price = credits_text(price_of(host_of(screen), OPERATION))
+    yield PaletteCommand("Search events",
+                         f"Events near the typed place ({price}, free when cached)",
+                         screen.action_search)
+    yield PaletteCommand("Load more events", f"The next page of the feed ({price})",
+                         screen.action_load_more)
+    yield PaletteCommand("Refresh events",
+                         f"Fetch the feed again, bypassing the cache ({price})",
+                         screen.action_refresh)
+    yield PaletteCommand("Export events",
+                         "Every event of the feed, as shown, to CSV or JSON (free)",
+                         screen.action_export)
+
+
+def export_feed(screen: EventsScreen) -> None:
+    """Write every event of the feed (all pages loaded so far), in the order shown and
+    numbered as on screen, to CSV or JSON. Free: nothing is fetched."""
+    # Imported here: the rows are pydantic models, kept out of the first frame.
+    from creditscope.row_export import dump_row, file_stem
+    from creditscope.tui.list_export import export_list
+
+    point = screen.point
+    place = (point.city.name if point.city else point.label) if point else ""
+    shown = screen.feed_table.shown_events() if screen.results.shows_content else []
+    rows = [{"number": number, **dump_row(event)} for number, event in shown]
+    export_list(
+        screen.app, rows, word="event",
+        default=Path(f"events-{file_stem(place, 'feed')}.json"),
+        empty="search a place first." if screen.search_request is None
+        else "the feed shows no events.",
+    )
