@@ -61,8 +61,8 @@ class RestaurantPart(Vertical):
         price = "its price" if now is None else now.words().long
         button = self.query_one(f"#{self.button_id}", PriceButton)
         self.query_one(f"#{self.area_id}", ResultArea).show_empty(
-            f"The {self.title.lower()} is not fetched yet ({price}). Press Enter on "
-            f"“{button.action_text}” or click it to fetch it; reopening it later is free.")
+            f"{self.title}: not fetched yet ({price}). Press Enter on "
+            f"“{button.action_text}” or click it; reopening it later is free.")
         self.call_after_refresh(button.focus)
         return True
 
