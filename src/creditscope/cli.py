@@ -19,6 +19,7 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "credits": ("creditscope.commands.credits", "Show credits spent and saved."),
     "cache": ("creditscope.commands.cache", "Inspect or clear the response cache."),
     "web": ("creditscope.commands.web", "Serve the explorer in a web browser."),
+    "demo": ("creditscope.commands.demo", "Play a guided tour of the explorer (sandbox, free)."),
     "doctor": ("creditscope.commands.doctor", "Check settings, storage, terminal and service."),
 }
 

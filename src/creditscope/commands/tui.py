@@ -20,14 +20,14 @@ def command() -> None:
     from creditscope.settings_preview import read_settings_preview
     from creditscope.tui.app import CreditscopeApp
 
-    app = CreditscopeApp(read_settings_preview(), client_factory=_build_client)
+    app = CreditscopeApp(read_settings_preview(), client_factory=explorer_client)
     app.run()
     echo_warnings(app.settings_warnings)  # the app showed them too; they outlive its screen
     if app.settings_error is not None:
         raise unusable_settings(app.settings_error)
 
 
-def _build_client(settings: Settings) -> DataClient:
+def explorer_client(settings: Settings) -> DataClient:
     """The explorer's client, built in its worker thread after the first frame: importing
     the wiring pulls in httpx, pydantic and (for the sandbox) FastAPI, all slow."""
     from creditscope.wiring import build_client

@@ -13,7 +13,9 @@ stranger:
 - at most ``--max-tabs`` explorers at once, terminals clamped in size, and a
   tab's process ended when its socket closes;
 - each tab is a web demo: read-only settings, exports delivered to the
-  browser, no files written on the server at the visitor's request.
+  browser, no files written on the server at the visitor's request;
+- ``--demo``: each tab plays the guided tour (``creditscope demo``), refused
+  unless the built-in sandbox is configured.
 
 See :mod:`creditscope.commands.web_server` and :mod:`creditscope.commands.web_access`.
 """
@@ -37,9 +39,10 @@ if TYPE_CHECKING:
     from creditscope.settings import Settings
 
 
-def explorer_command() -> str:
-    """The command textual-serve runs per browser tab: this Python's ``creditscope tui``."""
-    return shlex.join([sys.executable, "-m", "creditscope", "tui"])
+def explorer_command(*, demo: bool = False) -> str:
+    """The command textual-serve runs per browser tab: this Python's ``creditscope tui``,
+    or ``creditscope demo`` (the guided tour, looping) with ``demo``."""
+    return shlex.join([sys.executable, "-m", "creditscope", "demo" if demo else "tui"])
 
 
 def has_live_key(settings: Settings) -> bool:
@@ -115,6 +118,11 @@ def build_server(
     is_flag=True,
     help="Serve without the URL's secret token (a kiosk; loopback addresses only).",
 )
+@click.option(
+    "--demo",
+    is_flag=True,
+    help="Each browser tab plays the guided tour (the built-in sandbox only; free).",
+)
 def command(
     host: str,
     port: int,
@@ -123,6 +131,7 @@ def command(
     allowed_hosts: tuple[str, ...],
     max_tabs: int,
     no_token: bool,
+    demo: bool,
 ) -> None:
     """Serve the explorer in a web browser (for demos), on the sandbox unless configured.
 
@@ -133,6 +142,13 @@ def command(
     from creditscope.commands.settings_loading import command_settings
 
     settings = command_settings()
+    if demo:
+        from creditscope.tui.tour.sandbox_only import why_not_here
+
+        refusal = why_not_here(settings)
+        if refusal is not None:
+            click.echo(f"creditscope web --demo: {refusal}", err=True)
+            click.get_current_context().exit(2)
 
     live_key = has_live_key(settings)
     loopback = is_loopback(host)
@@ -166,12 +182,14 @@ def command(
     # Only the host name: a base URL may carry user:password.
     service = urlsplit(settings.base_url or "").hostname or "the configured service"
     target = "the built-in sandbox" if settings.is_sandbox else service
+    what = "the guided tour" if demo else "the explorer"
     click.echo(
-        f"creditscope web: the explorer on {target}, one process per browser tab "
+        f"creditscope web: {what} on {target}, one process per browser tab "
         f"(at most {max_tabs}), settings read-only."
     )
     server = build_server(
-        host, port, token=None if no_token else new_token(), allowed_hosts=allowed_hosts,
+        host, port, explorer_command(demo=demo), token=None if no_token else new_token(),
+        allowed_hosts=allowed_hosts,
         max_tabs=max_tabs, check_live_key=not loopback and not allow_live_key,
     )
     try:

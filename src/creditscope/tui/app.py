@@ -15,7 +15,7 @@ from datetime import UTC, datetime
 from pathlib import PurePath
 from typing import TYPE_CHECKING, ClassVar
 
-from textual import events
+from textual import events, on
 from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
@@ -36,6 +36,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from creditscope.settings import Settings
+    from creditscope.tui.tour.driver import TourDriver, TourOptions
 
 
 def _nav_bindings() -> list[BindingType]:
@@ -78,6 +79,7 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("f1,question_mark", "help", "Help", id="app.help"),
+        Binding("f2", "tour", "Guided tour", show=False, id="app.tour"),
         Binding("ctrl+q", "quit", "Quit", id="app.quit", priority=True),
         *_nav_bindings(),
     ]
@@ -89,8 +91,10 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
         client_factory: ClientFactory | None = None,
         clock: Clock | None = None,
         initial_mode: str | None = None,
+        tour: TourOptions | None = None,
     ) -> None:
-        """``initial_mode`` opens another area than the first (e.g. ``"catalog"``).
+        """``initial_mode`` opens another area than the first (e.g. ``"catalog"``);
+        ``tour`` plays the guided tour once the client is ready (``creditscope demo``).
 
         ``settings`` may be a preview (what the first frame needs): the settings are
         loaded after the first frame; an unusable value ends the app with
@@ -100,6 +104,9 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
         cache_inner_outer_by_colour()  # see textual_patch: rendered lines outlive widgets
         self.initial_mode = initial_mode
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
+        self.tour: TourDriver | None = None
+        """The guided tour while it plays (F2, ``creditscope demo``); None otherwise."""
+        self._tour_at_start = tour
         for entry in ordered_entries():
             self.add_mode(entry.mode, _screen_factory(self, entry))
 
@@ -133,10 +140,16 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
             self.exit()
             return
         self.start_client()
+        if self._tour_at_start is not None:
+            self.start_tour(self._tour_at_start)
 
     async def on_event(self, event: events.Event) -> None:
         """Keys typed ahead after a key that focused a field land in the field; ``/`` in
-        an empty search box is the habit of pressing ``/`` first, not a character."""
+        an empty search box is the habit of pressing ``/`` first, not a character. While
+        the tour plays, it sees the visitor's keys first (they pause, step or stop it)."""
+        if (self.tour is not None and isinstance(event, events.InputEvent | events.Paste)
+                and not event.is_forwarded and self.tour.intercept(event)):
+            return
         if isinstance(event, events.Key):
             if event.is_forwarded and take_typed_ahead(self.focused, event):
                 return
@@ -172,6 +185,30 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
         from creditscope.tui.failures import report_unexpected
 
         report_unexpected(self, where, error)
+
+    # --- the guided tour ----------------------------------------------------------------
+
+    def action_tour(self) -> None:
+        """F2: play the guided tour (on the sandbox only; any key but Space and the
+        arrows hands the explorer back)."""
+        if self.tour is None:
+            self.start_tour()
+
+    def start_tour(self, options: TourOptions | None = None) -> TourDriver:
+        """Start the tour (imported now: the first frame never loads it)."""
+        from creditscope.tui.tour.driver import TourDriver, TourOptions
+
+        if self.tour is not None:
+            self.tour.stop()
+        self.tour = TourDriver(self, options or TourOptions())
+        self.tour.start()
+        return self.tour
+
+    @on(events.Unmount)
+    def _end_tour(self) -> None:
+        """A tour still playing ends with the explorer."""
+        if self.tour is not None:
+            self.tour.stop()
 
     # --- navigation, help -------------------------------------------------------------
 

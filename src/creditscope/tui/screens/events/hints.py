@@ -7,9 +7,18 @@ START_HINT = "Type a city or 'lat, lng', then Enter; or pick a point on the map.
 EMPTY_START = (
     "No search yet. Events near your point appear here, numbered like the markers on the map."
 )
+SAMPLE_PLACE = "Lisbon"  # Enter in the empty box of a first visit on the sandbox searches it
 EMPTY_FEED = "No events here: try a city, or pick a point closer to one on the map."
 # A refused field -> the box that holds it.
 INVALID_FIELDS = {
     "location": "#events-location", "lat": "#events-location", "lng": "#events-location",
     "limit": "#events-limit",
 }
+
+
+def first_visit_offer(price: str | None) -> str:
+    """The empty feed of a first visit on the sandbox: the guided tour, or a sample search
+    at its live price (``price``: "3 cr"; None while the client starts)."""
+    cost = f"{price} live, free on the sandbox" if price else "free on the sandbox"
+    return (f"New here? Press F2 for a guided tour, or Enter to search {SAMPLE_PLACE} "
+            f"({cost}).\n{EMPTY_START}")

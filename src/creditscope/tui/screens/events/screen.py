@@ -39,7 +39,9 @@ from creditscope.tui.screens.events.hints import (
     EMPTY_FEED,
     EMPTY_START,
     INVALID_FIELDS,
+    SAMPLE_PLACE,
     START_HINT,
+    first_visit_offer,
 )
 from creditscope.tui.screens.events.location_input import (
     LocationError,
@@ -119,7 +121,7 @@ class EventsScreen(AreaScreen):
                 id="events-summary-row",
             ),
             EventFeedTable(id="events-feed"),
-            empty=EMPTY_START,
+            empty=self._start_text(),
             id="events-results",
             fields=INVALID_FIELDS,
             focus_invalid=False,  # the hint says what to fix; the map keeps the cursor
@@ -132,6 +134,33 @@ class EventsScreen(AreaScreen):
         self.refresh_bindings()
         complete_to_choices(self.location_input, host_of(self))
         self.call_after_refresh(self.call_after_refresh, self._mount_map)
+        signals = host_of(self).signals
+        signals.client_ready.subscribe(self, lambda _client: self._offer_first_visit())
+        signals.connection_changed.subscribe(self, lambda _change: self._offer_first_visit())
+
+    def on_unmount(self) -> None:
+        """Stop following the app (it would keep this screen alive)."""
+        host_of(self).signals.unsubscribe(self)
+
+    # --- a first visit: the tour, or a sample search ----------------------------------
+
+    def _first_visit(self) -> bool:
+        """Nothing searched yet, on the sandbox: the empty feed offers the guided tour and
+        a sample search (Enter in the empty box)."""
+        return self.search_request is None and host_of(self).is_sandbox
+
+    def _start_text(self) -> str:
+        if not self._first_visit():
+            return EMPTY_START
+        # The price needs the client (the operation table brings pydantic): until it is
+        # ready the offer says only that the sandbox is free.
+        host = host_of(self)
+        price = credits_text(price_of(host, OPERATION)) if host.client is not None else None
+        return first_visit_offer(price)
+
+    def _offer_first_visit(self) -> None:
+        if self.search_request is None:
+            self.results.show_empty(self._start_text())
 
     async def _mount_map(self) -> None:
         """Swap the placeholder for the map, and start on it (number keys still switch areas)."""
@@ -212,6 +241,11 @@ class EventsScreen(AreaScreen):
         search.blocked = None
 
     @on(Input.Submitted, "#events-location")
+    def _location_submitted(self) -> None:
+        if self._first_visit() and not self.location_input.value.strip():
+            self.location_input.value = SAMPLE_PLACE  # the offer on screen: its price is there
+        self.action_search()
+
     @on(Input.Submitted, "#events-limit")
     def _submitted(self) -> None:
         self.action_search()
