@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from hypothesis import HealthCheck, given, note, settings
+from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 from textual.widget import Widget
 
@@ -139,8 +139,10 @@ async def perform(pilot: Any, step: Any, seen: list[str]) -> None:
     elif isinstance(step, Typed):
         await pilot.press(*step.word)
     elif isinstance(step, Click):
+        # Every widget but the footer's Quit (quitting is not a crash).
         widgets: list[Widget] = [w for w in app.screen.query("*")
-                                 if w.display and w.region.area and w.visible]
+                                 if w.display and w.region.area and w.visible
+                                 and getattr(w, "action", "") not in ("quit", "app.quit")]
         if widgets:
             target = widgets[step.index % len(widgets)]
             for _ in range(2 if step.twice else 1):
@@ -179,6 +181,14 @@ async def run_chaos(steps: list[Any], tmp: Path) -> None:
                     f"{record.operation} charged {record.credits_charged} cr unannounced"
 
 
+HELD_REFRESH = [Typed("Lisbon"), Burst("enter", 1, 0.0), Pause(0.8),
+                Burst("ctrl+r", 12, 0.03), Pause(0.8), Burst("ctrl+r", 12, 0.03)]
+DOUBLE_CLICKS = [Burst("3", 1, 0.0), Typed("Porto"), Burst("enter", 1, 0.0),
+                 Burst("ctrl+r", 10, 0.01), Burst("enter", 8, 0.02)]
+
+
+@example(steps=HELD_REFRESH)  # the held key, always tried
+@example(steps=DOUBLE_CLICKS)
 @settings(max_examples=EXAMPLES, deadline=None, derandomize=not RANDOM, database=None,
           suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
 @given(st.lists(STEP, min_size=STEPS // 2, max_size=STEPS))

@@ -11,7 +11,6 @@ the real :class:`EventMap` is mounted right after that frame (``_mount_map``).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from datetime import datetime
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual import on
@@ -27,7 +26,6 @@ from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.place_choices import complete_to_choices, namesake_hint, resolved_text
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.events.event_detail import EventDetail
-from creditscope.tui.screens.events.feed_export import OPERATION, event_commands, export_feed
 from creditscope.tui.screens.events.feed_summary import (
     describe_point,
     feed_summary,
@@ -37,11 +35,9 @@ from creditscope.tui.screens.events.feed_table import EventFeedTable
 from creditscope.tui.screens.events.formatting import point_text, viewer_zone
 from creditscope.tui.screens.events.hints import (
     EMPTY_FEED,
-    EMPTY_START,
     INVALID_FIELDS,
     SAMPLE_PLACE,
     START_HINT,
-    first_visit_offer,
 )
 from creditscope.tui.screens.events.location_input import (
     LocationError,
@@ -49,6 +45,14 @@ from creditscope.tui.screens.events.location_input import (
     SearchPoint,
     parse_limit,
     parse_location,
+)
+from creditscope.tui.screens.events.offers import (
+    OPERATION,
+    event_commands,
+    export_feed,
+    first_visit,
+    follow_first_visit,
+    start_text,
 )
 from creditscope.tui.widgets.price_button import PriceButton
 
@@ -96,32 +100,23 @@ class EventsScreen(AreaScreen):
         """Form, hint, map beside the detail panel, then the feed."""
         with Horizontal(id="events-form", classes="compact-form"):
             yield LocationInput(id="events-location")
-            yield Input(
-                str(DEFAULT_LIMIT),
-                id="events-limit",
-                type="integer",
-                max_length=2,
-                tooltip="Events per page: 1 to 50",
-            )
+            yield Input(str(DEFAULT_LIMIT), id="events-limit", type="integer", max_length=2,
+                        tooltip="Events per page: 1 to 50")
             yield PriceButton("Search", operation=OPERATION, id="events-search", variant="primary")
-            yield PriceButton(
-                "Refresh", operation=OPERATION, refresh=True, id="events-refresh", disabled=True
-            )
+            yield PriceButton("Refresh", operation=OPERATION, refresh=True, id="events-refresh",
+                              disabled=True)
         yield Static(START_HINT, id="events-hint")
         with Horizontal(id="events-top"):
             # The map's frame, empty: _mount_map swaps the real map in after frame 1.
             yield Static(id="events-map")
             yield EventDetail(id="events-detail")
         yield ResultArea(
-            Horizontal(
-                Static("", id="events-summary"),
-                PriceButton(
-                    "Load more", operation=OPERATION, id="events-more", compact=True, disabled=True
-                ),
-                id="events-summary-row",
-            ),
+            Horizontal(Static("", id="events-summary"),
+                       PriceButton("Load more", operation=OPERATION, id="events-more",
+                                   compact=True, disabled=True),
+                       id="events-summary-row"),
             EventFeedTable(id="events-feed"),
-            empty=self._start_text(),
+            empty=start_text(self),
             id="events-results",
             fields=INVALID_FIELDS,
             focus_invalid=False,  # the hint says what to fix; the map keeps the cursor
@@ -134,33 +129,11 @@ class EventsScreen(AreaScreen):
         self.refresh_bindings()
         complete_to_choices(self.location_input, host_of(self))
         self.call_after_refresh(self.call_after_refresh, self._mount_map)
-        signals = host_of(self).signals
-        signals.client_ready.subscribe(self, lambda _client: self._offer_first_visit())
-        signals.connection_changed.subscribe(self, lambda _change: self._offer_first_visit())
+        follow_first_visit(self)
 
     def on_unmount(self) -> None:
         """Stop following the app (it would keep this screen alive)."""
         host_of(self).signals.unsubscribe(self)
-
-    # --- a first visit: the tour, or a sample search ----------------------------------
-
-    def _first_visit(self) -> bool:
-        """Nothing searched yet, on the sandbox: the empty feed offers the guided tour and
-        a sample search (Enter in the empty box)."""
-        return self.search_request is None and host_of(self).is_sandbox
-
-    def _start_text(self) -> str:
-        if not self._first_visit():
-            return EMPTY_START
-        # The price needs the client (the operation table brings pydantic): until it is
-        # ready the offer says only that the sandbox is free.
-        host = host_of(self)
-        price = credits_text(price_of(host, OPERATION)) if host.client is not None else None
-        return first_visit_offer(price)
-
-    def _offer_first_visit(self) -> None:
-        if self.search_request is None:
-            self.results.show_empty(self._start_text())
 
     async def _mount_map(self) -> None:
         """Swap the placeholder for the map, and start on it (number keys still switch areas)."""
@@ -242,7 +215,7 @@ class EventsScreen(AreaScreen):
 
     @on(Input.Submitted, "#events-location")
     def _location_submitted(self) -> None:
-        if self._first_visit() and not self.location_input.value.strip():
+        if first_visit(self) and not self.location_input.value.strip():
             self.location_input.value = SAMPLE_PLACE  # the offer on screen: its price is there
         self.action_search()
 
@@ -321,7 +294,7 @@ class EventsScreen(AreaScreen):
         return True
 
     def action_focus_map(self) -> None:
-        """Focus the map (arrows pan, +/- zoom, Enter searches its centre)."""
+        """Focus the map (arrows pan, +/- zoom, Enter picks its centre for the form)."""
         self.event_map.focus()
 
     def action_focus_feed(self) -> None:
@@ -395,11 +368,9 @@ class EventsScreen(AreaScreen):
         self.query_one("#events-more", PriceButton).disabled = self.next_request is None
 
     def _summarise(self, feed: EventFeed, record: CallRecord) -> None:
-        line = feed_summary(
+        self.query_one("#events-summary", Static).update(feed_summary(
             feed, record, shown=len(self.feed_table.events), pages=self.pages,
-            last_page=self.next_request is None,
-        )
-        self.query_one("#events-summary", Static).update(line)
+            last_page=self.next_request is None))
 
     def _show_on_map(self, *, fit: bool) -> None:
         table = self.feed_table
@@ -410,7 +381,7 @@ class EventsScreen(AreaScreen):
     @on(EventFeedTable.EventHighlighted)
     def _event_highlighted(self, message: EventFeedTable.EventHighlighted) -> None:
         self.event_map.selected = message.number
-        now = self._now()
+        now = host_of(self).clock()
         self.query_one(EventDetail).show_event(message.event, message.number, now, viewer_zone(now))
 
     # Named handlers rather than @on(EventMap...): the map's module is not imported yet.
@@ -423,6 +394,3 @@ class EventsScreen(AreaScreen):
         Search button, focused, says what searching there costs. Nothing is sent."""
         self.location_input.value = point_text(message.lat, message.lng)
         self.query_one("#events-search", PriceButton).focus()
-
-    def _now(self) -> datetime:
-        return host_of(self).clock()

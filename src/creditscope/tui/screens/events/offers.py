@@ -1,4 +1,5 @@
-"""What the Events area offers beyond its form: palette commands and the feed's export."""
+"""What the Events area offers beyond its form: palette commands, the feed's export, and
+a first visit's guided tour and sample search."""
 
 from __future__ import annotations
 
@@ -49,3 +50,34 @@ def export_feed(screen: EventsScreen) -> None:
         empty="search a place first." if screen.search_request is None
         else "the feed shows no events.",
     )
+
+
+def first_visit(screen: EventsScreen) -> bool:
+    """Nothing searched yet, on the sandbox: the empty feed offers the guided tour and a
+    sample search (Enter in the empty box)."""
+    return screen.search_request is None and host_of(screen).is_sandbox
+
+
+def follow_first_visit(screen: EventsScreen) -> None:
+    """Keep the first visit's offer current as the client (and its prices) arrives."""
+
+    def offer(_: object) -> None:
+        if screen.search_request is None:
+            screen.results.show_empty(start_text(screen))
+
+    signals = host_of(screen).signals
+    signals.client_ready.subscribe(screen, offer)
+    signals.connection_changed.subscribe(screen, offer)
+
+
+def start_text(screen: EventsScreen) -> str:
+    """The empty feed: on a first visit (sandbox) the tour and a sample search, priced."""
+    from creditscope.tui.screens.events.hints import EMPTY_START, first_visit_offer
+
+    if not first_visit(screen):
+        return EMPTY_START
+    # The price needs the client (the operation table brings pydantic): until it is
+    # ready the offer says only that the sandbox is free.
+    host = host_of(screen)
+    price = credits_text(price_of(host, OPERATION)) if host.client is not None else None
+    return first_visit_offer(price)
