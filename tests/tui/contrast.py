@@ -9,7 +9,6 @@ text is blended halfway towards its background first, as terminals draw it.
 
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,8 +21,7 @@ from textual.filter import DimFilter
 from textual.geometry import Region
 from textual.widget import Widget
 
-TEXT_MINIMUM = 4.5
-LARGE_MINIMUM = 3.0  # bold text and symbols (stars, badges' glyphs)
+TEXT_MINIMUM = 4.5  # WCAG AA, for every character: a terminal's bold text is not "large"
 
 
 @dataclass(frozen=True)
@@ -61,10 +59,6 @@ def _is_graphic(char: str) -> bool:
     # Borders, bars, blocks and Braille map dots are drawing, not text.
     code = ord(char)
     return 0x2500 <= code <= 0x259F or 0x2800 <= code <= 0x28FF or char.isspace()
-
-
-def _is_large(char: str, style: Style) -> bool:
-    return bool(style.bold) or unicodedata.category(char) in ("So", "Sm")
 
 
 Cell = tuple[str, Style, Widget, tuple[Any, ...]]
@@ -122,7 +116,7 @@ def low_contrast_runs(app: Any) -> list[Run]:
         if style.reverse:
             foreground, background = background, foreground
         ratio = contrast_ratio(foreground, background)
-        minimum = LARGE_MINIMUM if _is_large(char, style) else TEXT_MINIMUM
+        minimum = TEXT_MINIMUM
         if ratio >= minimum:
             continue
         key = (y, id(widget), hash((style, minimum)))

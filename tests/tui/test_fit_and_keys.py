@@ -200,3 +200,18 @@ async def test_every_save_dialog_suggests_a_file_name(make_app: MakeApp) -> None
         await pilot.press("e")  # Export matches
         await settle(pilot)
         assert app.screen.query_one("#save-path", Input).value == "meridian-media-matches.json"
+
+
+async def test_the_footer_shows_whole_keys_and_nothing_after_the_palette_key(
+    make_app: Callable[..., CreditscopeApp],
+) -> None:
+    # At 80 columns Events has more keys than fit: those shown are whole, none reaches under
+    # the palette key, and the palette key ends at the last column (it left one open, where
+    # a letter of the key under it showed: "^p palettea").
+    async with make_app().run_test(size=SMALL) as pilot:
+        await events(pilot)
+        keys = list(pilot.app.screen.query_one(Footer).children)
+        palette = next(key for key in keys if key.has_class("-command-palette"))
+        assert palette.region.right == SMALL[0]
+        assert all(key.region.right <= palette.region.x for key in keys if key is not palette)
+        assert len(keys) >= 4  # the priced keys and the sorts still fit

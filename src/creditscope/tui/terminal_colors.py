@@ -49,7 +49,7 @@ READABLE_ON_LIGHT = TerminalTheme(
         (0, 0, 0),
         (170, 30, 30),    # red
         (20, 95, 15),     # green
-        (125, 85, 0),     # yellow: a dark ochre; true yellow cannot be read on white
+        (110, 74, 0),     # yellow: a dark ochre; true yellow cannot be read on white
         (40, 80, 175),    # blue
         (125, 50, 150),   # magenta
         (0, 105, 140),    # cyan
@@ -59,7 +59,7 @@ READABLE_ON_LIGHT = TerminalTheme(
         (88, 88, 88),     # bright black: secondary text
         (170, 30, 30),
         (20, 95, 15),
-        (125, 85, 0),
+        (110, 74, 0),
         (40, 80, 175),
         (125, 50, 150),
         (0, 105, 140),
@@ -74,6 +74,13 @@ TEXT_VARIABLES = (
     "footer-key-foreground",
 )
 TEXT_BACKGROUNDS = ("background", "surface", "panel", "footer-background")
+# Colours Textual fills controls with (buttons, the table's cursor row, the highlighted
+# option) and writes "$text" (auto 87%) on: the fill is what moves, the text follows it.
+FILL_VARIABLES = (
+    "primary", "secondary", "success", "warning", "error", "accent",
+    "block-cursor-background",
+)
+AUTO_TEXT_ALPHA = 0.87  # Textual's $text and $button-color-foreground: "auto 87%"
 MINIMUM_CONTRAST = 4.7  # WCAG's 4.5, with a margin for the tints of zebra rows and hovers
 
 
@@ -116,4 +123,32 @@ def readable_variables(variables: dict[str, str]) -> dict[str, str]:
                 break
         if candidate != color:
             adjusted[name] = candidate.hex
+    for name in FILL_VARIABLES:
+        try:
+            fill = Color.parse(variables[name])
+        except (KeyError, ColorParseError):
+            continue
+        if fill.a < 1:
+            continue
+        readable = readable_fill(fill)
+        if readable != fill:
+            adjusted[name] = readable.hex
     return adjusted
+
+
+def text_on(fill: Color) -> Color:
+    """The colour Textual draws ``auto 87%`` text in on ``fill``."""
+    return fill + fill.get_contrast_text(AUTO_TEXT_ALPHA)
+
+
+def readable_fill(fill: Color) -> Color:
+    """``fill`` moved away from the text drawn on it until that text reads at
+    ``MINIMUM_CONTRAST``: textual-dark's primary #0178D4 carries its white text at 3.78:1
+    (buttons, the selected row), its error at 4.47:1."""
+    away = fill.get_contrast_text(1.0).inverse  # darker under white text, lighter under black
+    candidate = fill
+    for step in range(41):
+        candidate = fill.blend(away, step / 40).with_alpha(1.0)
+        if contrast(text_on(candidate), candidate) >= MINIMUM_CONTRAST:
+            break
+    return candidate

@@ -17,7 +17,7 @@ from rich.text import Text
 from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
-from textual.containers import Horizontal, Vertical
+from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
@@ -111,20 +111,23 @@ class ImportRequestScreen(ModalScreen[None]):
         self.imported: ImportedRequest | None = None
 
     def compose(self) -> ComposeResult:
-        """Help, the paste box, what was recognised, the buttons, and a place for an answer."""
+        """Help, the paste box, what was recognised and a place for an answer, scrolling
+        between the title and the price and buttons (which stay on screen)."""
         with Vertical(classes="dialog import-dialog"):
             yield Label("Import request", classes="dialog-title")
-            yield Static(HELP_TEXT, classes="dialog-text")
-            yield TextArea(redact_credentials(self.initial_text), id="import-text",
-                           soft_wrap=True, show_line_numbers=False)
-            yield Static("", id="import-result")
+            with VerticalScroll(classes="dialog-body", can_focus=False):
+                yield Static(HELP_TEXT, classes="dialog-text")
+                yield TextArea(redact_credentials(self.initial_text), id="import-text",
+                               soft_wrap=True, show_line_numbers=False)
+                yield Static("", id="import-result")
+                with ResultArea(id="import-answer"):
+                    yield JsonView(id="import-json")
             with Horizontal(classes="dialog-buttons"):
+                yield Static("", id="import-price", classes="dialog-price")
                 yield Button("Open", id="import-open", variant="primary")
                 yield PriceButton("Send", operation="catalog", id="import-send",
                                   variant="warning")
                 yield Button("Close", id="import-close")
-            with ResultArea(id="import-answer"):
-                yield JsonView(id="import-json")
 
     def on_mount(self) -> None:
         """Read what was pasted (if anything) and focus the paste box."""
@@ -145,6 +148,8 @@ class ImportRequestScreen(ModalScreen[None]):
 
     def _read(self, text: str) -> None:
         result = self.query_one("#import-result", Static)
+        price = self.query_one("#import-price", Static)
+        price.update("")
         open_button = self.query_one("#import-open", Button)
         send = self.query_one("#import-send", PriceButton)
         self.imported = None
@@ -164,9 +169,10 @@ class ImportRequestScreen(ModalScreen[None]):
             return
         self.imported = imported
         shown = describe(imported)
-        if imported.problem is None:
-            shown.append_text(price_line(client, imported))
+        shown.rstrip()  # its last line ends with a newline; the dialog's body ends here
         result.update(shown)
+        if imported.problem is None:
+            price.update(price_line(client, imported))
         if imported.problem is not None:
             return
         mode = form_area(imported)
@@ -201,6 +207,9 @@ class ImportRequestScreen(ModalScreen[None]):
     @on(ResultArea.Succeeded, "#import-answer")
     def _answered(self, event: ResultArea.Succeeded) -> None:
         self.query_one("#import-json", JsonView).show(event.result.record.raw_body)
+        client = host_of(self).client
+        if client is not None and self.imported is not None:  # now cached: free, as Send says
+            self.query_one("#import-price", Static).update(price_line(client, self.imported))
 
     @on(Button.Pressed, "#import-close")
     def action_close(self) -> None:

@@ -10,6 +10,8 @@
   it "after the next refresh"; closing the screen in between (Escape, then a number
   key within half a second) left it composing against no screen: ``NoScreen``, and
   the app exited with the session.
+- Only the keys that fit are shown, whole. Textual lays the rest out under the palette key
+  (docked right), which showed the start of one ("/ L") beside it.
 - Keys are rebuilt only when what they say changed. Textual rebuilds them on every
   bindings update (several per key press: focus moves, price labels), and each
   rebuild lays out and redraws the whole screen: ten per restaurant tab switch.
@@ -20,6 +22,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from rich.cells import cell_len
 from textual import events
 from textual.dom import NoScreen
 from textual.screen import Screen
@@ -46,6 +49,21 @@ def key_signature(widget: Widget) -> KeySignature:
             *(getattr(widget, name, None)
               for name in ("key", "key_display", "description", "action", "disabled",
                            "tooltip")))
+
+
+def key_width(widget: Widget, *, compact: bool) -> int:
+    """The cells a FooterKey takes in the bar, by Textual's footer styles (key, description,
+    their padding; a compact footer's keys have a margin, the palette key a left border)."""
+    key = cell_len(str(getattr(widget, "key_display", "")))
+    description = cell_len(str(getattr(widget, "description", "")))
+    if not key:
+        return 0  # a group or label: not measured here
+    if "-command-palette" in widget.classes:
+        # The palette key is not bound to the footer's compact: its key is unpadded.
+        return 1 + key + 1 + description + (0 if compact else 1)
+    if compact:
+        return key + 1 + description + 1
+    return 1 + key + 1 + description + 1
 
 
 class Footer(TextualFooter):
@@ -91,9 +109,17 @@ class Footer(TextualFooter):
                     priced.append(widget)
                     continue
             others.append(widget)
-        # Keys that spend first: a narrow terminal cuts the footer's end, never a price.
-        yield from priced
-        yield from others
+        # Keys that spend first: a narrow terminal drops the footer's last keys, never a price.
+        keys = [*priced, *others]
+        palette = [key for key in keys if "-command-palette" in key.classes]
+        room = self.app.size.width - sum(key_width(key, compact=tight) for key in palette)
+        for key in keys:
+            if key not in palette:
+                width = key_width(key, compact=tight)
+                if width > room:
+                    continue  # it would be drawn half under the palette key
+                room -= width
+            yield key
 
     def on_resize(self, event: events.Resize) -> None:
         """Tighter keys on a narrow terminal, so the priced ones still fit."""
