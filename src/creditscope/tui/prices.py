@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
+from textual.content import Content
 
 from creditscope.client.price_state import PriceState, PriceWords, price_state
 from creditscope.client.price_state import credits_text as credits_text  # screens' one import
@@ -85,11 +86,12 @@ def quote(host: ExplorerHost, operation: str, params: dict[str, Any] | None) -> 
 # --- what a request will cost, in sentences --------------------------------------------
 
 
-def plan_text(price: int, cost: int) -> Text:
-    """``Price: 10 cr``, ``Price: free``, or ``Price: 10 cr · cached, so free now``."""
+def plan_text(price: int, cost: int) -> Content:
+    """``Price: 10 cr``, ``Price: free``, or ``Price: 10 cr · cached, so free now`` (in the
+    theme's success text colour, which reads at 4.5:1 on any of its backgrounds)."""
     if cost == 0 and price:
-        return Text(f"Price: {price} cr · cached, so free now", style="green")
-    return Text(f"Price: {price} cr" if price else "Price: free", style="bold")
+        return Content.from_markup(f"[$text-success]Price: {price} cr · cached, so free now")
+    return Content.from_markup(f"[b]{'Price: ' + str(price) + ' cr' if price else 'Price: free'}")
 
 
 def spend_button_text(price: int) -> str:

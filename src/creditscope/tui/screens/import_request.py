@@ -18,6 +18,7 @@ from textual import on
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
@@ -92,7 +93,7 @@ def describe(imported: ImportedRequest) -> Text:
     return text
 
 
-def price_line(client: DataClient, imported: ImportedRequest) -> Text:
+def price_line(client: DataClient, imported: ImportedRequest) -> Content:
     """``Price: 10 cr`` or ``Price: 10 cr · cached, so free now``, from the client's plan."""
     plan = client.plan(imported.operation, dict(imported.params))
     return plan_text(plan.price, plan.cost)

@@ -70,8 +70,9 @@ class EventFeedTable(DataTable[Any]):
     """The feed's events, one numbered row each; ``d``/``p`` (or a header click) sort."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("d", "sort('date')", "Sort by date", id="events.sort_date"),
-        Binding("p", "sort('price')", "Sort by price", id="events.sort_price"),
+        # Also a header click; listed in help, kept out of the crowded footer.
+        Binding("d", "sort('date')", "Sort by date", show=False, id="events.sort_date"),
+        Binding("p", "sort('price')", "Sort by price", show=False, id="events.sort_price"),
     ]
 
     class EventHighlighted(Message):

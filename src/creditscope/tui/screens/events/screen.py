@@ -73,8 +73,9 @@ class EventsScreen(AreaScreen):
         # Keys that spend are never letters (see AreaScreen): Enter searches the typed place.
         Binding("ctrl+l", "load_more", "Load more", id="events.more"),
         Binding("ctrl+r", "refresh", "Refresh", id="events.refresh"),
-        Binding("m", "focus_map", "Map", id="events.map"),
-        Binding("f", "focus_feed", "Feed", id="events.feed"),
+        # Moving the cursor (Tab does too): in help, not in the crowded footer.
+        Binding("m", "focus_map", "Map", show=False, id="events.map"),
+        Binding("f", "focus_feed", "Feed", show=False, id="events.feed"),
         Binding("o", "open_page", "Open page", id="events.open"),
         Binding("c", "copy_url", "Copy URL", id="events.copy"),
         Binding("e", "export", "Export", id="events.export"),
