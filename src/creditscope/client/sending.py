@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -42,7 +42,6 @@ class Answer:
     body: str
     headers: dict[str, str]
     request_id: str | None
-    joiners: list[str] = field(default_factory=list)
 
 
 async def send_with_retries(
