@@ -30,7 +30,7 @@ from creditscope.client.responses import (
     parse_success,
     query_params,
 )
-from creditscope.client.retry import RetryPolicy
+from creditscope.client.retry import RetryPolicy, never_left
 
 
 @dataclass
@@ -75,7 +75,7 @@ async def send_with_retries(
             )
         except httpx.TransportError as exc:
             may_retry = True
-            if not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+            if not never_left(exc):
                 may_retry = on_lost()  # the request left: it may have been charged
             if may_retry and rec.attempts <= policy.max_retries \
                     and policy.retries_exception(op.method, exc):
