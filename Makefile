@@ -6,7 +6,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 UV := $(BIN)/uv
-# uv is bootstrapped with pip at the exact version the lock pins for it (pyproject's dev extra).
+# uv is bootstrapped with pip at the exact version the lock pins for it (pyproject's dev group).
 UV_PIN := $(shell grep -o '"uv==[^"]*"' pyproject.toml | tr -d '"')
 # The venv uses the python3 that made it; uv never downloads an interpreter here.
 export UV_PROJECT_ENVIRONMENT := $(VENV)
@@ -21,7 +21,7 @@ $(UV):
 
 # --locked: install uv.lock exactly, and fail if pyproject.toml changed without `make lock`.
 $(STAMP): pyproject.toml uv.lock | $(UV)
-	$(UV) sync --quiet --locked --extra dev || { echo "make: if uv.lock is out of date" \
+	$(UV) sync --quiet --locked --group dev || { echo "make: if uv.lock is out of date" \
 	    "with pyproject.toml, run '$(UV) lock' (or 'make lock') and commit uv.lock" >&2; exit 1; }
 	touch $(STAMP)
 
@@ -32,9 +32,11 @@ serve: $(STAMP)
 	$(BIN)/creditscope serve
 
 # mypy reads its settings from pyproject.toml: strict below the explorer, checked everywhere.
+# deptry: every package src/ imports is declared, and every declared one is used.
 test: $(STAMP)
 	$(BIN)/ruff check src tests tools benchmarks
 	$(BIN)/mypy
+	$(BIN)/deptry src
 	$(BIN)/python -m pytest -q
 
 # Many random examples of the explorer chaos test (make test runs a few fixed ones).
@@ -46,11 +48,12 @@ chaos: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check src tests tools benchmarks
 	$(BIN)/mypy
+	$(BIN)/deptry src
 
 # On purpose only: move every pin in uv.lock to the newest release pyproject.toml allows.
 lock: | $(UV)
 	$(UV) lock --upgrade
-	$(UV) sync --quiet --locked --extra dev
+	$(UV) sync --quiet --locked --group dev
 	touch $(STAMP)
 
 screenshots: $(STAMP)

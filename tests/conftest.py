@@ -3,10 +3,14 @@ cache or data, and none reaches the network."""
 
 from __future__ import annotations
 
+import ipaddress
 import os
+import socket
 import sys
 import threading
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -32,6 +36,107 @@ def isolated_dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, 
         if name.startswith("CREDITSCOPE_"):
             monkeypatch.delenv(name, raising=False)
     return dirs
+
+
+# --- no network: loopback and Unix sockets only -------------------------------------------
+
+LOOPBACK_NAMES = frozenset({"localhost", "localhost.", "ip6-localhost"})
+_network_attempts: list[str] = []
+
+
+class NetworkAccessBlocked(OSError):
+    """A test tried to reach beyond this machine (see :func:`no_network`)."""
+
+
+def _is_loopback_host(host: object) -> bool:
+    if isinstance(host, bytes):
+        host = host.decode("ascii", "replace")
+    if not isinstance(host, str):
+        return False
+    if host.lower() in LOOPBACK_NAMES:
+        return True
+    try:
+        address = ipaddress.ip_address(host.split("%", 1)[0])
+    except ValueError:
+        return False
+    mapped = getattr(address, "ipv4_mapped", None)
+    return (mapped or address).is_loopback
+
+
+def _is_numeric(host: object) -> bool:
+    try:
+        ipaddress.ip_address(str(host).split("%", 1)[0])
+    except ValueError:
+        return False
+    return True
+
+
+def _blocked(what: str) -> NetworkAccessBlocked:
+    _network_attempts.append(what)
+    return NetworkAccessBlocked(
+        f"tests must not reach the network: {what} (only loopback and Unix sockets; "
+        "mark a test @pytest.mark.allow_network, saying why, if it truly must)")
+
+
+_real_connect = socket.socket.connect
+_real_connect_ex = socket.socket.connect_ex
+_real_getaddrinfo = socket.getaddrinfo
+
+
+def _guarded_connect(self: socket.socket, address: Any) -> None:
+    if self.family in (socket.AF_INET, socket.AF_INET6) and not _is_loopback_host(address[0]):
+        raise _blocked(f"connect to {address!r}")
+    return _real_connect(self, address)
+
+
+def _guarded_connect_ex(self: socket.socket, address: Any) -> int:
+    if self.family in (socket.AF_INET, socket.AF_INET6) and not _is_loopback_host(address[0]):
+        raise _blocked(f"connect to {address!r}")
+    return _real_connect_ex(self, address)
+
+
+def _guarded_getaddrinfo(host: Any, *args: Any, **kwargs: Any) -> Any:
+    # Numeric addresses (binding 0.0.0.0, say) never ask a resolver; connect checks them.
+    if host is not None and not _is_loopback_host(host) and not _is_numeric(host):
+        raise _blocked(f"name lookup of {host!r}")
+    return _real_getaddrinfo(host, *args, **kwargs)
+
+
+def _guard_network(on: bool) -> None:
+    socket.socket.connect = _guarded_connect if on else _real_connect  # type: ignore[method-assign]
+    socket.socket.connect_ex = (  # type: ignore[method-assign]
+        _guarded_connect_ex if on else _real_connect_ex)
+    socket.getaddrinfo = _guarded_getaddrinfo if on else _real_getaddrinfo
+
+
+@pytest.fixture(autouse=True)
+def no_network(request: pytest.FixtureRequest) -> Iterator[None]:
+    """Fail any test that opens a connection beyond loopback, or looks up another name.
+
+    The attempt raises :class:`NetworkAccessBlocked` (an ``OSError``, so the code under
+    test fails fast as it would offline), and the test fails afterwards even if that
+    code caught the error. Subprocesses are not covered: they are given loopback
+    addresses or run offline (tests/packaging passes ``--offline`` to uv).
+    """
+    if request.node.get_closest_marker("allow_network"):
+        yield
+        return
+    del _network_attempts[:]
+    _guard_network(True)
+    try:
+        yield
+    finally:
+        _guard_network(False)
+    if _network_attempts:
+        attempts = "; ".join(dict.fromkeys(_network_attempts))
+        del _network_attempts[:]
+        pytest.fail(f"this test tried to reach the network: {attempts}", pytrace=False)
+
+
+@pytest.fixture
+def network_attempts() -> list[str]:
+    """The attempts :func:`no_network` has refused in this test (clear it to allow them)."""
+    return _network_attempts
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:

@@ -33,10 +33,11 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "src"))
 
-from creditscope.gazetteer import fold, load_gazetteer  # noqa: E402
+from creditscope.gazetteer import load_gazetteer  # noqa: E402
 from creditscope.sandbox.industries import BY_NAME  # noqa: E402
 from creditscope.sandbox.naming import strip_legal_suffixes  # noqa: E402
 from creditscope.sandbox.websites import normalise_domain, split_domain  # noqa: E402
+from creditscope.text_folding import fold  # noqa: E402
 
 TOOLS = Path(__file__).resolve().parent
 OUTPUT = ROOT / "src" / "creditscope" / "data" / "companies.tsv"

@@ -18,14 +18,14 @@ import bisect
 import gzip
 import math
 import re
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from creditscope.text_folding import fold
+
 _POINT = re.compile(r"^\s*([-+]?\d{1,2}(?:\.\d+)?)\s*[, ]\s*([-+]?\d{1,3}(?:\.\d+)?)\s*$")
-_NOT_WORD = re.compile(r"[^0-9a-z]+")
 _KEY = re.compile(r"^[a-z0-9-]+_[a-z]{2}(?:-\d+)?$")
 EARTH_RADIUS_KM = 6371.0088
 KM_PER_DEGREE = math.pi * EARTH_RADIUS_KM / 180
@@ -88,15 +88,6 @@ class Country:
     name: str
     currency: str
     calling_code: str
-
-
-def fold(text: str) -> str:
-    """Case- and accent-insensitive form: ``"  Zürich-West "`` -> ``"zurich west"``."""
-    if text.isascii():  # most names: no accents to strip
-        return " ".join(_NOT_WORD.sub(" ", text.lower()).split())
-    decomposed = unicodedata.normalize("NFKD", text)
-    stripped = "".join(ch for ch in decomposed if not unicodedata.combining(ch))
-    return " ".join(_NOT_WORD.sub(" ", stripped.casefold()).split())
 
 
 def distance_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
@@ -342,8 +333,6 @@ class Gazetteer:
                 if dot > best_dot or (dot == best_dot and rank < best):
                     best, best_dot = rank, dot
         return best
-
-    parse_point = staticmethod(parse_point)
 
 
 def reach_km(population: int) -> float:

@@ -14,7 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from creditscope.gazetteer import City, Gazetteer, fold, load_gazetteer
+from creditscope.gazetteer import City, Gazetteer, load_gazetteer
+from creditscope.text_folding import fold
 
 SHOWN_MAX = 40  # characters of the typed text a refusal repeats
 EXAMPLE = "a city such as 'Lisbon' or coordinates such as '38.72, -9.14'"

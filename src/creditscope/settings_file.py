@@ -1,7 +1,8 @@
 """The config file on disk: its TOML read as it is, and written back with mode 0600.
 
 :mod:`creditscope.settings` decides *what* to write (the file's own values plus
-what the user changed); this module only turns a dict into TOML text and puts
+what the user changed); this module edits the file's TOML to hold those values
+(tomlkit: the user's comments, blank lines, order and unknown keys stay) and puts
 it in place atomically, private from the first byte: the config file is the only
 file the API key is ever written to.
 """
@@ -9,19 +10,19 @@ file the API key is ever written to.
 from __future__ import annotations
 
 import datetime
-import json
 import os
-import re
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Mapping, MutableMapping
 from pathlib import Path
 from typing import Any
+
+import tomlkit
+import tomlkit.exceptions
 
 from creditscope.private_files import private_directory
 from creditscope.settings_preview import SettingsError
 
 HEADER = "# creditscope settings (written by creditscope; mode 0600)"
-_BARE_KEY = re.compile(r"[A-Za-z0-9_-]+")
 
 
 def read_toml(path: Path) -> dict[str, Any]:
@@ -36,14 +37,20 @@ def read_toml(path: Path) -> dict[str, Any]:
 
 
 def write_private_toml(path: Path, values: Mapping[str, Any]) -> Path:
-    """Replace ``path`` with ``values`` as TOML, mode 0600 from the first byte."""
+    """Make the TOML at ``path`` hold ``values``, mode 0600 from the first byte.
+
+    The file is edited, not rewritten: only the values that differ are written, and the
+    user's comments, blank lines and order stay as they were (tomlkit). A new file starts
+    with :data:`HEADER`.
+    """
     private_directory(path.parent)
     temporary = path.with_name(path.name + ".tmp")
+    text = toml_text(values, _existing_text(path))
     fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     try:
         os.fchmod(fd, 0o600)  # an old .tmp left by a crash keeps its mode otherwise
         with os.fdopen(fd, "w", encoding="utf-8") as handle:
-            handle.write(toml_text(values))
+            handle.write(text)
     except BaseException:
         temporary.unlink(missing_ok=True)
         raise
@@ -52,38 +59,59 @@ def write_private_toml(path: Path, values: Mapping[str, Any]) -> Path:
     return path
 
 
-def toml_text(values: Mapping[str, Any]) -> str:
-    """``values`` as TOML: plain values first, then one ``[table]`` per dict value."""
-    lines = [HEADER]
-    tables = {name: value for name, value in values.items() if isinstance(value, Mapping)}
-    lines += [f"{_key(name)} = {_value(value)}"
-              for name, value in values.items() if name not in tables]
-    for name, table in tables.items():
-        lines += ["", f"[{_key(name)}]"]
-        lines += [f"{_key(key)} = {_value(value)}" for key, value in table.items()]
-    return "\n".join(lines) + "\n"
+def _existing_text(path: Path) -> str | None:
+    try:
+        return path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return None
+    except (OSError, ValueError) as error:
+        raise SettingsError(f"the config file {path} cannot be read: {error}") from None
 
 
-def _key(name: str) -> str:
-    return name if _BARE_KEY.fullmatch(name) else _string(name)
+def toml_text(values: Mapping[str, Any], existing: str | None = None) -> str:
+    """The TOML text ``existing`` (a new file when None) edited to hold exactly ``values``:
+    values that differ replaced, missing ones added, others removed; the rest, comments
+    included, untouched."""
+    if existing is None:
+        document = tomlkit.document()
+        document.add(tomlkit.comment(HEADER.removeprefix("# ")))
+    else:
+        try:
+            document = tomlkit.parse(existing)
+        except tomlkit.exceptions.ParseError as error:
+            raise SettingsError(f"the config file does not parse: {error}") from None
+    _edit(document, values)
+    return document.as_string()
 
 
-def _string(text: str) -> str:
-    # JSON's escapes are TOML's; TOML also wants DEL escaped, which JSON leaves raw.
-    return json.dumps(text, ensure_ascii=False).replace("\x7f", "\\u007f")
+def _edit(container: MutableMapping[str, Any], values: Mapping[str, Any]) -> None:
+    for name in [name for name in container if name not in values]:
+        del container[name]
+    for name, value in values.items():
+        if isinstance(value, Mapping):
+            current = container.get(name)
+            if isinstance(current, MutableMapping):
+                _edit(current, value)
+            else:
+                table = tomlkit.table()
+                _edit(table, value)
+                container[name] = table
+        elif name not in container or not _same(_plain(container[name]), value):
+            container[name] = _item(value)
 
 
-def _value(value: Any) -> str:
-    if isinstance(value, bool):  # before int: a bool is an int
-        return "true" if value else "false"
-    if isinstance(value, str):
-        return _string(value)
-    if isinstance(value, int | float):
-        return repr(value)  # repr keeps every digit; inf and nan are TOML too
-    if isinstance(value, datetime.date | datetime.time):
-        return value.isoformat()
-    if isinstance(value, Mapping):
-        return "{ " + ", ".join(f"{_key(k)} = {_value(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list | tuple):
-        return "[" + ", ".join(_value(item) for item in value) + "]"
-    raise TypeError(f"cannot write {type(value).__name__} to TOML")
+def _plain(item: Any) -> Any:
+    return item.unwrap() if hasattr(item, "unwrap") else item
+
+
+def _same(old: Any, new: Any) -> bool:
+    # type too: True == 1 and 1 == 1.0, but the file should say what the user set.
+    return type(old) is type(new) and old == new
+
+
+def _item(value: Any) -> Any:
+    if isinstance(value, tuple):
+        return list(value)
+    if not isinstance(value, bool | int | float | str | list | datetime.date | datetime.time):
+        raise TypeError(f"cannot write {type(value).__name__} to TOML")
+    return value

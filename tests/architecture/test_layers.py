@@ -1,8 +1,10 @@
 """The module graph keeps its layers, with arrows one way (see ARCHITECTURE.md).
 
     cli.py  commands/  tui/  doctor/  wiring.py   the composition root, on top
+                                                  (doctor/ never imports tui/)
     support/ -> client/          sandbox/          peers: neither imports the other
-    models.py  operations.py                       shared by both; they import neither
+                                                  (support/ imports neither tui/ nor commands/)
+    models.py  operations.py  text_folding.py      shared by both; they import neither
 
 A failure names the offending import (file and line) and the rule it breaks.
 """
@@ -49,6 +51,14 @@ RULES = (
          ("creditscope", "textual", "httpx", "fastapi"),
          "models.py and operations.py are the shared bottom layer: they import only each other",
          allowed=FOUNDATION),
+    Rule(("creditscope.text_folding",), ("creditscope", "textual"),
+         "text_folding.py is shared by every layer (sandbox and client included): it imports "
+         "nothing of the package", allowed=("creditscope",)),
+    Rule(("creditscope.doctor",), ("creditscope.tui",),
+         "doctor/ checks the machine without the explorer: it must run where the explorer "
+         "cannot start"),
+    Rule(("creditscope.support",), ("creditscope.tui", "creditscope.commands"),
+         "support/ serves the explorer and the commands alike: it knows neither"),
 )
 
 

@@ -225,3 +225,39 @@ def test_the_config_file_is_valid_toml_for_any_text(isolated_dirs: dict[str, Pat
     assert (loaded.theme, loaded.keys, loaded.timeout) == (
         settings.theme, settings.keys, settings.timeout)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+HAND_WRITTEN = """\
+# My creditscope settings: I keep them short.
+
+theme = "nord"  # easier on the eyes at night
+budget = 40
+
+# Not creditscope's yet; another version reads it.
+future_option = "kept"
+
+[ttl]
+# the catalog barely changes
+catalog = 5
+"""
+
+
+def test_a_theme_change_keeps_the_users_comments_order_and_unknown_keys(
+    isolated_dirs: dict[str, Path],
+) -> None:
+    path = write_config(isolated_dirs, HAND_WRITTEN)
+    settings, _ = load_settings()
+    save_settings(settings.model_copy(update={"theme": "dracula"}))
+    assert path.read_text() == HAND_WRITTEN.replace('"nord"', '"dracula"')
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+
+
+def test_a_new_table_entry_and_a_cleared_value_touch_only_their_lines(
+    isolated_dirs: dict[str, Path],
+) -> None:
+    path = write_config(isolated_dirs, HAND_WRITTEN)
+    settings, _ = load_settings()
+    ttl = settings.ttl.model_copy(update={"restaurants_menu": 30})
+    save_settings(settings.model_copy(update={"budget": None, "ttl": ttl}))
+    assert path.read_text() == HAND_WRITTEN.replace("budget = 40\n", "").replace(
+        "catalog = 5\n", "catalog = 5\nrestaurants_menu = 30\n")

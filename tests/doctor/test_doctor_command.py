@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import socket
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -170,13 +173,29 @@ def test_a_config_path_that_is_a_directory(dirs: dict[str, Path]) -> None:
     assert "is a directory" in report["first_problem"]["summary"]
 
 
-@pytest.mark.skipif(os.geteuid() == 0, reason="root writes through any permission bits")
+def doctor_json_without_root_overrides() -> tuple[int, dict[str, Any]]:
+    """``doctor --json`` as this user; as root (how CI runs), in a process whose
+    capabilities cannot override permission bits, so a directory without write
+    permission is unwritable to it as to anyone else."""
+    if os.geteuid() != 0:
+        return doctor_json()
+    setpriv = shutil.which("setpriv")
+    assert setpriv, "setpriv (util-linux) runs this check as root without DAC override"
+    done = subprocess.run(
+        [setpriv, "--bounding-set=-dac_override,-dac_read_search",
+         sys.executable, "-m", "creditscope", "doctor", "--json"],
+        capture_output=True, text=True, timeout=60, check=False, stdin=subprocess.DEVNULL,
+    )
+    assert done.stdout, done.stderr
+    return done.returncode, json.loads(done.stdout)
+
+
 def test_a_read_only_cache_dir(dirs: dict[str, Path]) -> None:
     cache = dirs["cache"] / "v1"
     cache.mkdir(parents=True)
     cache.chmod(0o500)
     try:
-        code, report = doctor_json()
+        code, report = doctor_json_without_root_overrides()
     finally:
         cache.chmod(0o700)
     assert code == 1 and "not writable" in report["first_problem"]["summary"]

@@ -14,7 +14,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from click.testing import CliRunner
 
 from creditscope.cli import main
-from creditscope.commands import web, web_server
+from creditscope.commands import textual_serve_patch, web
 from creditscope.sandbox import DEMO_KEY
 
 LIVE_KEY = "sk_live_do_not_print_9876"
@@ -120,7 +120,7 @@ def test_is_loopback(host: str, loopback: bool) -> None:
 
 
 def test_page_template_loads_nothing_from_other_hosts() -> None:
-    template = web_server.offline_index_template()
+    template = textual_serve_patch.offline_index_template()
     assert "googleapis" not in template
     assert "fonts/RobotoMono-VariableFont_wght.ttf" in template
     assert 'js/textual.js"' in template
@@ -130,7 +130,7 @@ async def _client(
     host: str = "127.0.0.1", allowed_hosts: tuple[str, ...] = ()
 ) -> TestClient[Any, Any]:
     server = web.build_server(host, 0, command="true", allowed_hosts=allowed_hosts)
-    client: TestClient[Any, Any] = TestClient(TestServer(await server._make_app()))
+    client: TestClient[Any, Any] = TestClient(TestServer(await server.web_app()))
     await client.start_server()
     return client
 

@@ -32,7 +32,7 @@ def test_this_environment_is_the_lock() -> None:
     # (--inexact --no-install-project: the editable project itself is not a pinned package.)
     env = dict(os.environ, UV_PROJECT_ENVIRONMENT=str(Path(sys.prefix)), UV_NO_CONFIG="1")
     done = subprocess.run(
-        [_uv(), "sync", "--locked", "--extra", "dev", "--check", "--inexact",
+        [_uv(), "sync", "--locked", "--group", "dev", "--check", "--inexact",
          "--no-install-project", "--offline"],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=60, check=False,
     )
@@ -43,7 +43,7 @@ def test_the_lock_pins_the_dev_tools_and_textual_exactly() -> None:
     lock = tomllib.loads((REPO / "uv.lock").read_text(encoding="utf-8"))
     versions = {package["name"]: package.get("version") for package in lock["package"]}
     for tool in ("pytest", "hypothesis", "mypy", "playwright", "schemathesis", "ruff", "build",
-                 "uv"):
+                 "deptry", "uv"):
         assert versions.get(tool), f"{tool} is not in uv.lock"
     assert versions["textual"] == "8.2.8"
 

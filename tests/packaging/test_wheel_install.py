@@ -118,8 +118,10 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
           "--output-file", str(constraints)], dict(os.environ, UV_NO_CONFIG="1"), cwd=REPO)
     env.update(UV_TOOL_DIR=str(root / "tools"), UV_TOOL_BIN_DIR=str(root / "bin"))
     wheel = next(dist.glob("*.whl"))
-    _run([uv, "tool", "install", "--python", sys.executable, "--constraints", str(constraints),
-          str(wheel)], env)
+    # --offline: every dependency comes from the cache `make` filled (no test reaches the
+    # network; tests/conftest.py's guard cannot see into this subprocess).
+    _run([uv, "tool", "install", "--offline", "--python", sys.executable,
+          "--constraints", str(constraints), str(wheel)], env)
     user_dirs = {"CONFIG_FILE": root / "user" / "config.toml", "CACHE_DIR": root / "user" / "cache",
                  "DATA_DIR": root / "user" / "data"}
     env.update({f"CREDITSCOPE_{name}": str(path) for name, path in user_dirs.items()})

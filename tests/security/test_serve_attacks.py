@@ -20,7 +20,7 @@ from click.testing import CliRunner
 from web_attacker import free_port
 
 from creditscope.cli import main
-from creditscope.commands import serve_http
+from creditscope.commands import serve_http, uvicorn_patch
 from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import AccountStore
 
@@ -137,7 +137,7 @@ def test_limits_and_a_warning_on_non_loopback(
     [kwargs] = uvicorn_calls
     assert kwargs["limit_concurrency"] == 50
     assert kwargs["timeout_keep_alive"] <= 10
-    assert kwargs["http"] is serve_http.RequestDeadlineProtocol
+    assert kwargs["http"] is uvicorn_patch.RequestDeadlineProtocol
 
 
 def test_a_key_file_others_can_read_is_warned_about(

@@ -33,7 +33,7 @@ ROUTES = ["/", "/ws", "/download/0123abcd", "/static/js/textual.js", "/static/",
 async def served(request: pytest.FixtureRequest) -> AsyncIterator[tuple[TestClient[Any, Any], Any]]:
     options: dict[str, Any] = getattr(request, "param", {})
     server = web.build_server("127.0.0.1", 0, STAND_IN, token=TOKEN, **options)
-    client: TestClient[Any, Any] = TestClient(TestServer(await server._make_app()))
+    client: TestClient[Any, Any] = TestClient(TestServer(await server.web_app()))
     await client.start_server()
     try:
         yield client, server

@@ -327,23 +327,6 @@ class CreditLedger:
             ).fetchone()
         return None if row[0] is None else int(row[0])
 
-    def last_balance(self, account: str | None = None) -> Point | None:
-        """The latest balance the service reported to anyone writing this ledger: the
-        balance, its position (see ``last_row``) and when."""
-        if self._db is None:
-            for index in range(len(self.session_records) - 1, -1, -1):
-                rec = self.session_records[index]
-                if rec.remaining is not None and account in (None, rec.account):
-                    return rec.remaining, index + 1, rec.started_at
-            return None
-        where, args = self._of_account(account)
-        with self._lock:
-            row = self._db.execute(
-                f"SELECT remaining, id, at FROM calls WHERE remaining IS NOT NULL{where}"
-                " ORDER BY id DESC LIMIT 1", args,
-            ).fetchone()
-        return (int(row[0]), int(row[1]), datetime.fromisoformat(row[2])) if row else None
-
     def spent_elsewhere_since(self, row_id: int, account: str | None = None) -> int:
         """Credits other sessions (another explorer, a ``creditscope call``) recorded in
         the file after row ``row_id``: spend from elsewhere, not an error."""

@@ -21,6 +21,12 @@ RETRYABLE_GET_STATUSES = frozenset({429, 502, 503, 504})
 SANE_RETRY_AFTER_MAX = 24 * 3600.0
 
 
+def never_left(exc: httpx.TransportError) -> bool:
+    """Whether the request provably never left this machine (the connection was never
+    made): then it cannot have been charged, and is safe to repeat."""
+    return isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+
+
 @dataclass
 class RetryPolicy:
     """Retry rules and backoff. Tests replace ``sleep`` to run without waiting."""
@@ -41,8 +47,7 @@ class RetryPolicy:
         """Whether a transport failure may be retried for ``method``."""
         if method.upper() == "GET":
             return isinstance(exc, httpx.ConnectError | httpx.TimeoutException)
-        # Only failures before the request left the machine are safe to repeat.
-        return isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+        return never_left(exc)
 
     def longest_exchange(self, per_attempt: float) -> float:
         """Seconds one exchange can last at most: every attempt timing out, and the

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import httpx
@@ -30,7 +30,7 @@ from creditscope.client.responses import (
     parse_success,
     query_params,
 )
-from creditscope.client.retry import RetryPolicy
+from creditscope.client.retry import RetryPolicy, never_left
 
 
 @dataclass
@@ -42,7 +42,6 @@ class Answer:
     body: str
     headers: dict[str, str]
     request_id: str | None
-    joiners: list[str] = field(default_factory=list)
 
 
 async def send_with_retries(
@@ -76,7 +75,7 @@ async def send_with_retries(
             )
         except httpx.TransportError as exc:
             may_retry = True
-            if not isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout):
+            if not never_left(exc):
                 may_retry = on_lost()  # the request left: it may have been charged
             if may_retry and rec.attempts <= policy.max_retries \
                     and policy.retries_exception(op.method, exc):

@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from creditscope.commands import uvicorn_patch
 from creditscope.commands.bind_address import is_loopback
 from creditscope.commands.serve_http import DEFAULT_MAX_CONNECTIONS, uvicorn_limits
 from creditscope.commands.serve_keys import (
@@ -171,6 +172,12 @@ def command(
     )
     click.echo(f"    curl -s {base}/catalog")
     limits = uvicorn_limits(max_connections)
+    if not uvicorn_patch.applies():
+        click.echo(
+            f"warning: uvicorn {uvicorn.__version__} is not the version the request deadline "
+            f"was checked against ({uvicorn_patch.CHECKED_UVICORN}): slow clients are bounded "
+            "only by --max-connections.", err=True,
+        )
     if workers == 1:
         uvicorn.run(app, host=host, port=port, log_level="warning", **limits)
         return

@@ -31,6 +31,7 @@ from urllib.parse import urlsplit
 # imports cost nothing to the rest of the CLI.
 import click
 
+from creditscope.commands import textual_serve_patch
 from creditscope.commands.web_access import AccessPolicy, is_loopback, is_wildcard, new_token
 from creditscope.commands.web_server import DEFAULT_MAX_TABS, DemoServer, browser_url
 from creditscope.sandbox import DEMO_KEY
@@ -187,6 +188,10 @@ def command(
         f"creditscope web: {what} on {target}, one process per browser tab "
         f"(at most {max_tabs}), settings read-only."
     )
+    try:
+        textual_serve_patch.require()
+    except RuntimeError as exc:
+        raise click.ClickException(str(exc)) from None
     server = build_server(
         host, port, explorer_command(demo=demo), token=None if no_token else new_token(),
         allowed_hosts=allowed_hosts,

@@ -11,59 +11,20 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from collections.abc import Callable
-from functools import cache
-from pathlib import Path
 
 import aiohttp_jinja2
 import jinja2
-import textual_serve
 from aiohttp import web
-from textual_serve.server import Server
 
+from creditscope.commands.textual_serve_patch import OwnRoutesServer, offline_index_template
 from creditscope.commands.web_access import AccessPolicy, access_middleware, is_wildcard
 from creditscope.commands.web_tabs import MAX_MESSAGE_BYTES, TabProcess, TerminalBounds, relay
 
 DEFAULT_MAX_TABS = 4
 
-# Replaces the stock page's Google Fonts <link>: the same font, from our own /static.
-_LOCAL_FONT_CSS = """<style>
-      @font-face {
-        font-family: "Roboto Mono";
-        font-style: normal;
-        font-weight: 100 700;
-        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf")
-          format("truetype");
-      }
-      @font-face {
-        font-family: "Roboto Mono";
-        font-style: italic;
-        font-weight: 100 700;
-        src: url("{{ config.static.url }}fonts/RobotoMono-Italic-VariableFont_wght.ttf")
-          format("truetype");
-      }
-    </style>"""
-
-_REMOTE_STYLESHEET = re.compile(r"<link\b[^>]*\bhref=\"(?:https?:)?//[^\"]*\"[^>]*>", re.S)
-_REMOTE_REFERENCE = re.compile(r"\b(?:src|href)=\"(?:https?:)?//|url\(\s*[\"']?(?:https?:)?//")
-
 # Why a tab may not start now (a live key appeared on a public server), or None.
 TabRefusal = Callable[[], str | None]
-
-
-@cache
-def offline_index_template() -> str:
-    """textual-serve's page template with its only remote asset (a web font) made local.
-
-    Raises ``RuntimeError`` if the template still references another host, so an
-    upgrade that adds a CDN asset fails loudly instead of breaking offline demos.
-    """
-    stock = Path(textual_serve.__file__).parent / "templates" / "app_index.html"
-    text = _REMOTE_STYLESHEET.sub(_LOCAL_FONT_CSS, stock.read_text(encoding="utf-8"))
-    if _REMOTE_REFERENCE.search(text):
-        raise RuntimeError(f"{stock} loads an asset from another host; serve it locally")
-    return text
 
 
 def browser_url(host: str, port: int, token: str | None = None) -> str:
@@ -75,7 +36,7 @@ def browser_url(host: str, port: int, token: str | None = None) -> str:
     return f"http://{host}:{port}/" + (f"?token={token}" if token else "")
 
 
-class DemoServer(Server):
+class DemoServer(OwnRoutesServer):
     """textual-serve's server with access rules, a tab cap, bounded terminals and local assets."""
 
     def __init__(
@@ -98,7 +59,8 @@ class DemoServer(Server):
         self.tabs: set[TabProcess] = set()
         self._endings: set[asyncio.Future[None]] = set()
 
-    async def _make_app(self) -> web.Application:
+    async def web_app(self) -> web.Application:
+        """textual-serve's routes behind the access rules, with static listings off."""
         app = web.Application(middlewares=[access_middleware(self.policy)])
         aiohttp_jinja2.setup(
             app, loader=jinja2.DictLoader({"app_index.html": offline_index_template()})

@@ -3,7 +3,8 @@
 textual-serve's ``AppService`` runs the command through a shell and, when the
 socket closes, asks the app to quit and waits for it forever. A tab resized to
 thousands of cells can be too busy to read that request, so it lingered after
-its socket closed. :class:`TabProcess` starts the explorer directly (no shell),
+its socket closed. :class:`TabProcess` starts the explorer directly (no shell:
+:class:`~creditscope.commands.textual_serve_patch.ExecAppService`),
 clamps every terminal size it passes on, marks the tab as a web
 demo (read-only settings, no server-side files), and :meth:`TabProcess.end`
 asks once, then terminates, then kills it.
@@ -14,16 +15,15 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import shlex
 import signal
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
 
 from aiohttp import WSMsgType, web
-from textual_serve.app_service import AppService
 from textual_serve.download_manager import DownloadManager
 
+from creditscope.commands.textual_serve_patch import ExecAppService
 from creditscope.web_demo import WEB_DEMO_ENV
 
 # How long a tab's explorer gets to quit, then to exit after SIGTERM.
@@ -60,7 +60,7 @@ def _bounded(value: object, default: int, low: int, high: int) -> int:
     return max(low, min(high, number))
 
 
-class TabProcess(AppService):
+class TabProcess(ExecAppService):
     """The explorer behind one tab, in its own process group, ended for sure by :meth:`end`."""
 
     def __init__(
@@ -77,31 +77,14 @@ class TabProcess(AppService):
         super().__init__(command, write_bytes=write_bytes, write_str=write_str, close=close,
                          download_manager=download_manager, debug=debug)
         self.bounds = bounds
-        self.process: asyncio.subprocess.Process | None = None
 
-    def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
-        width, height = self.bounds.clamp(width, height)
-        environment = super()._build_environment(width=width, height=height)
-        environment[WEB_DEMO_ENV] = "1"
-        return environment
+    def terminal_size(self, width: int, height: int) -> tuple[int, int]:
+        """The size asked for, clamped to the bounds."""
+        return self.bounds.clamp(width, height)
 
-    async def _open_app_process(
-        self, width: int = 80, height: int = 24
-    ) -> asyncio.subprocess.Process:
-        # No shell in between: the signals of `end` reach the explorer itself. It stays in
-        # the server's process group, so Ctrl+C in the server's terminal reaches it too.
-        environment = self._build_environment(width=width, height=height)
-        self.process = process = await asyncio.create_subprocess_exec(
-            *shlex.split(self.command),
-            stdin=asyncio.subprocess.PIPE,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            env=environment,
-        )
-        self._process = process
-        assert process.stdin is not None
-        self._stdin = process.stdin
-        return process
+    def environment(self, environment: dict[str, str]) -> dict[str, str]:
+        """textual-serve's environment, marked as a web demo's."""
+        return {**environment, WEB_DEMO_ENV: "1"}
 
     async def set_terminal_size(self, width: int, height: int) -> None:
         """Pass on a resize, clamped to the bounds."""

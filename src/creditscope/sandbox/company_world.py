@@ -41,7 +41,6 @@ from creditscope.sandbox.naming import (
     STRONG_NAME,
     TRADE_WORDS,
     display_name,
-    fold_text,
     name_similarity,
     profile,
     words_of,
@@ -50,6 +49,7 @@ from creditscope.sandbox.places import slugify
 from creditscope.sandbox.plausibility import is_nonsense
 from creditscope.sandbox.seeding import rng_for, stable_hash
 from creditscope.sandbox.websites import normalise_domain, registrable_matches, split_domain
+from creditscope.text_folding import fold_case
 
 # Trades a namesake may be in (the name word as shown), and light variants of a name.
 NAMESAKE_KINDS = (
@@ -149,7 +149,7 @@ def script_countries(name: str) -> tuple[str, ...]:
 
 def _domain_label(name: str, rng: random.Random) -> str:
     """``"Northwind Labs"`` -> ``"northwindlabs"`` or ``"northwind-labs"``; IDN as Punycode."""
-    words = [fold_text(word) for word in words_of(name)]
+    words = [fold_case(word) for word in words_of(name)]
     label = ("-" if len(words) > 1 and rng.random() < 0.4 else "").join(words)
     if not label.isascii():
         label = "xn--" + label.encode("punycode").decode("ascii")

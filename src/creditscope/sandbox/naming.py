@@ -21,13 +21,13 @@ punctuation are gone ("Coca-Cola", "CocaCola") are 1.
 from __future__ import annotations
 
 import re
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 
 from rapidfuzz import fuzz
 
 from creditscope.sandbox.industries import INDUSTRIES
+from creditscope.text_folding import fold_case
 
 # Legal forms as registries print them, folded (dots, spaces and slashes are
 # optional), by jurisdiction; several forms in a row ("Co., Ltd.", "AG & Co. KGaA")
@@ -100,19 +100,13 @@ def strip_legal_suffixes(name: str) -> str:
     return stripped or cleaned
 
 
-def fold_text(text: str) -> str:
-    """Lower case, accents removed (any script kept): ``"Société"`` -> ``"societe"``."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
-
-
 def words_of(name: str) -> tuple[str, ...]:
     """The folded words of a name without its legal suffix.
 
     ``"Procter & Gamble Co."`` -> ``("procter", "and", "gamble")``. A name with no
     letters or digits at all (emoji, symbols) is one word: itself, without spaces.
     """
-    text = fold_text(strip_legal_suffixes(name)).replace("&", " and ").replace("+", " and ")
+    text = fold_case(strip_legal_suffixes(name)).replace("&", " and ").replace("+", " and ")
     text = re.sub(r"['’`´]", "", text)  # "McDonald's" is one word
     found = tuple(word for word in re.split(r"[\W_]+", text) if word)
     if found:

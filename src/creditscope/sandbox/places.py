@@ -269,6 +269,6 @@ def _draw(rng: random.Random, city: City, max_km: float) -> tuple[float, float]:
 
 def slugify(text: str) -> str:
     """``"Trattoria Luna"`` -> ``"trattoria-luna"``."""
-    from creditscope.gazetteer import fold
+    from creditscope.text_folding import fold
 
     return fold(text).replace(" ", "-")

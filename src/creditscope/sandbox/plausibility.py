@@ -36,11 +36,11 @@ from creditscope.sandbox.naming import (
     FILLER_WORDS,
     GENERIC_WORDS,
     LEGAL_SUFFIXES,
-    fold_text,
     profile,
     strip_legal_suffixes,
     words_of,
 )
+from creditscope.text_folding import fold_case
 
 CITY_SIZE = 150_000  # the places whose names teach the letter pairs
 MIN_PAIR_COUNT = 2  # a letter pair seen once (one odd name) is not enough
@@ -86,7 +86,7 @@ def pair_counts() -> Counter[str]:
 
 def is_plausible_word(typed: str) -> bool:
     """Whether one word, as typed, could be part of a company's name (module docstring)."""
-    word = fold_text(typed)
+    word = fold_case(typed)
     if not _LETTERS.match(word) or len(word) <= SHORT_WORD or word in known_words():
         return True
     if typed.isupper() and len(typed) <= ACRONYM_MAX:
@@ -105,5 +105,5 @@ def is_nonsense(name: str) -> bool:
     return any(
         not is_plausible_word(word)
         for word in typed
-        if word and fold_text(word) in distinctive
+        if word and fold_case(word) in distinctive
     )

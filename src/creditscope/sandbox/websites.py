@@ -12,7 +12,8 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from creditscope.sandbox.naming import fold_text, profile, word_set
+from creditscope.sandbox.naming import profile, word_set
+from creditscope.text_folding import fold_case
 
 # Second-level labels under a country code that are a public suffix, not a name.
 SECOND_LEVEL = word_set(
@@ -116,7 +117,7 @@ def _unicode_label(label: str) -> str:
 
 def _compact(text: str) -> str:
     """Folded letters and digits of any script: ``"Bücher-Haus"`` -> ``"bucherhaus"``."""
-    return "".join(ch for ch in fold_text(text) if ch.isalnum())
+    return "".join(ch for ch in fold_case(text) if ch.isalnum())
 
 
 def name_variants(company_name: str) -> set[str]:

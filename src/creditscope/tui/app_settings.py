@@ -134,11 +134,6 @@ class SettingsApp(FittedApp):
             badge += " · OFFLINE"
         return Connection(badge, live=not self.is_sandbox, offline=bool(settings.offline))
 
-    @property
-    def mode_badge(self) -> str:
-        """What the header badge says (see :attr:`connection`)."""
-        return self.connection.badge
-
     def _publish_connection(self) -> None:
         # Every area's header and the Settings form follow it; only changes are news.
         connection = self.connection

@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from textual.suggester import Suggester
 
-from creditscope.gazetteer import Gazetteer, fold, load_gazetteer, parse_point
+from creditscope.gazetteer import Gazetteer, load_gazetteer, parse_point
+from creditscope.text_folding import fold
 
 EXACT_NAME_ODDS = 20  # an exact name loses only to a prefix match 20 times its size
 

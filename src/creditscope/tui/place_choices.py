@@ -16,8 +16,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from creditscope.gazetteer import City, Gazetteer, fold, load_gazetteer
+from creditscope.gazetteer import City, Gazetteer, load_gazetteer
 from creditscope.private_files import write_private
+from creditscope.text_folding import fold
 
 if TYPE_CHECKING:
     from textual.widgets import Input

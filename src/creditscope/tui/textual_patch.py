@@ -1,6 +1,7 @@
 """The one place the explorer reaches into Textual's internals, for the pinned Textual only.
 
-Three workarounds, each applied only to the Textual version it was read against.
+Three workarounds, each applied only to the Textual version it was read against, and
+one read of an unexported widget (4.).
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -28,6 +29,14 @@ carries on; the app's own loop, start-up and shutdown still end it as Textual
 intends. Textual stops the failed widget's message loop (``break`` after the
 call), so that one widget may stop answering; everything else goes on.
 
+4. ``FooterKey`` (``textual.widgets._footer``, not exported) is what Textual's
+``Footer.compose`` yields for each key. The footer (``tui/widgets/footer.py``) reads
+its ``key``, ``key_display``, ``description`` and ``action`` to drop keys a text box
+would type, price the ones that spend and measure what fits, and sets its
+``description`` to add the price: :func:`footer_key_fields` and
+:func:`price_footer_key`. On another Textual they see no keys, so the footer shows
+Textual's own, unpriced and unfiltered.
+
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -37,6 +46,7 @@ widget's error), and
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.metadata import version
 
@@ -48,6 +58,8 @@ from textual.color import Color
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.style import Style
+from textual.widget import Widget
+from textual.widgets._footer import FooterKey
 
 CHECKED_TEXTUAL = "8.2.8"
 """The Textual version whose ``App._init_mode`` / ``switch_mode`` this was read against."""
@@ -126,3 +138,29 @@ class SurvivesWidgetErrors(App[None]):
             except Exception:  # reporting failed too: fall back to Textual's own way
                 pass
         super()._handle_exception(error)
+
+
+@dataclass(frozen=True)
+class FooterKeyFields:
+    """What one key of Textual's footer shows and does (see 4.)."""
+
+    key: str
+    key_display: str
+    description: str
+    action: str
+    disabled: bool
+
+
+def footer_key_fields(widget: Widget) -> FooterKeyFields | None:
+    """The fields of a footer child that is a ``FooterKey``; None for any other child
+    (a group label) and on any other Textual."""
+    if not applies() or not isinstance(widget, FooterKey):
+        return None
+    return FooterKeyFields(widget.key, widget.key_display, widget.description, widget.action,
+                           widget.disabled)
+
+
+def price_footer_key(widget: Widget, description: str) -> None:
+    """Make a ``FooterKey`` (not yet mounted) say ``description`` (see 4.)."""
+    if applies() and isinstance(widget, FooterKey):
+        widget.description = description

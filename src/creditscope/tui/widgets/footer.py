@@ -36,6 +36,7 @@ from creditscope.tui.key_costs import (
     types_a_character,
     with_cost,
 )
+from creditscope.tui.textual_patch import footer_key_fields, price_footer_key
 
 NARROW_WIDTH = 100  # the app's "-narrow" breakpoint
 
@@ -44,20 +45,18 @@ KeySignature = tuple[Any, ...]
 
 
 def key_signature(widget: Widget) -> KeySignature:
-    """What a footer child shows and does (FooterKey is not exported by Textual)."""
-    return (type(widget).__name__, tuple(sorted(widget.classes)),
-            *(getattr(widget, name, None)
-              for name in ("key", "key_display", "description", "action", "disabled",
-                           "tooltip")))
+    """What a footer child shows and does."""
+    return (type(widget).__name__, tuple(sorted(widget.classes)), footer_key_fields(widget),
+            widget.tooltip)
 
 
 def key_width(widget: Widget, *, compact: bool) -> int:
-    """The cells a FooterKey takes in the bar, by Textual's footer styles (key, description,
+    """The cells a footer key takes in the bar, by Textual's footer styles (key, description,
     their padding; a compact footer's keys have a margin, the palette key a left border)."""
-    key = cell_len(str(getattr(widget, "key_display", "")))
-    description = cell_len(str(getattr(widget, "description", "")))
-    if not key:
+    fields = footer_key_fields(widget)
+    if fields is None or not fields.key_display:
         return 0  # a group or label: not measured here
+    key, description = cell_len(fields.key_display), cell_len(fields.description)
     if "-command-palette" in widget.classes:
         # The palette key is not bound to the footer's compact: its key is unpadded.
         return 1 + key + 1 + description + (0 if compact else 1)
@@ -97,15 +96,13 @@ class Footer(TextualFooter):
         priced: list[Widget] = []
         others: list[Widget] = []
         for widget in super().compose():
-            # FooterKey (not exported by Textual): key, action and description.
-            key = getattr(widget, "key", None)
-            action = getattr(widget, "action", None)
-            if isinstance(key, str) and isinstance(action, str):
-                if typing and types_a_character(key):
+            fields = footer_key_fields(widget)
+            if fields is not None:
+                if typing and types_a_character(fields.key):
                     continue
-                description = getattr(widget, "description", "")
-                if action in costs and description:
-                    widget.description = with_cost(description, costs[action], tight=tight)  # type: ignore[attr-defined]
+                if fields.action in costs and fields.description:
+                    price_footer_key(widget, with_cost(fields.description, costs[fields.action],
+                                                       tight=tight))
                     priced.append(widget)
                     continue
             others.append(widget)

@@ -1,0 +1,44 @@
+"""The uvicorn fence (creditscope.commands.uvicorn_patch): checked against the locked
+uvicorn, and off, saying so, on any other."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from creditscope.cli import main
+from creditscope.commands import uvicorn_patch
+from creditscope.commands.serve_http import uvicorn_limits
+
+
+def test_checked_against_the_installed_uvicorn() -> None:
+    # Fails on a uvicorn upgrade: re-read uvicorn.protocols.http.h11_impl.H11Protocol
+    # (connection_made, handle_events, on_response_complete, conn, loop, transport),
+    # then move CHECKED_UVICORN and pyproject's cap.
+    assert uvicorn_patch.applies(), (
+        f"uvicorn_patch was checked against uvicorn {uvicorn_patch.CHECKED_UVICORN} only")
+
+
+@pytest.fixture
+def another_uvicorn(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(uvicorn_patch, "applies", lambda: False)
+
+
+@pytest.mark.usefixtures("another_uvicorn")
+def test_on_another_uvicorn_serve_uses_its_stock_protocol_and_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    assert uvicorn_limits(10)["http"] == "h11"
+    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "db")])
+    assert result.exit_code == 0, result.output
+    assert "request deadline" in result.output
+    [kwargs] = calls
+    assert kwargs["http"] == "h11"
+    assert kwargs["limit_concurrency"] > 0
