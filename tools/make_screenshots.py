@@ -132,12 +132,15 @@ async def restaurants_in_lisbon(pilot: Pilot[Any]) -> None:
 
 
 async def restaurant_menu(pilot: Pilot[Any]) -> None:
-    """Open the first Lisbon restaurant on its Menu tab."""
+    """Open the first Lisbon restaurant on its Menu tab, and buy the menu (Enter on its
+    priced button: a tab's letter never spends)."""
     await restaurants_in_lisbon(pilot)
     pilot.app.screen.query_one("#results-table").focus()
     await pilot.press("enter")
     await settle(pilot)
     await pilot.press("m")
+    await settle(pilot)
+    await pilot.press("enter")
     await settle(pilot)
 
 
