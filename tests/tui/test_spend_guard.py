@@ -73,27 +73,29 @@ def test_a_paid_refresh_of_fresh_data_needs_a_second_deliberate_press() -> None:
     assert guard.decide("events", SEARCH, refresh=True) is Verdict.SEND
 
 
-def test_the_offer_to_refresh_lapses() -> None:
+def just_answered() -> tuple[Clock, SpendGuard]:
+    """A guard whose SEARCH answer has just landed."""
     clock = Clock()
     guard = SpendGuard(clock)
     guard.finished(SEARCH, answered=True)
+    return clock, guard
+
+
+def test_the_offer_to_refresh_lapses() -> None:
+    clock, guard = just_answered()
     assert guard.decide("events", SEARCH, refresh=True) is Verdict.CONFIRM
     clock.now += CONFIRM_WINDOW + 1  # by now the data is not "moments" old either
     assert guard.decide("events", SEARCH, refresh=True) is Verdict.SEND
 
 
 def test_old_data_is_refreshed_on_the_first_press() -> None:
-    clock = Clock()
-    guard = SpendGuard(clock)
-    guard.finished(SEARCH, answered=True)
+    clock, guard = just_answered()
     clock.now += RECENT_WINDOW + 0.1
     assert guard.decide("events", SEARCH, refresh=True) is Verdict.SEND
 
 
 def test_a_confirmed_dialog_is_deliberate() -> None:
-    clock = Clock()
-    guard = SpendGuard(clock)
-    guard.finished(SEARCH, answered=True)
+    _, guard = just_answered()
     assert guard.decide("events", SEARCH, refresh=True) is Verdict.CONFIRM
     assert guard.decide("events", SEARCH, refresh=True, deliberate=True) is Verdict.SEND
 
