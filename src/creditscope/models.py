@@ -92,6 +92,15 @@ def unpaired(model: type[RequestModel], given: Any) -> tuple[str, str] | None:
     return None
 
 
+def max_length_of(model: type[BaseModel], field: str) -> int:
+    """The longest text ``model``'s ``field`` accepts (a sandbox check written by hand
+    reads its limit here, so the model stays the one place it is set)."""
+    for item in model.model_fields[field].metadata:
+        if getattr(item, "max_length", None) is not None:
+            return int(item.max_length)
+    raise ValueError(f"{model.__name__}.{field} has no maximum length")
+
+
 # Longest text accepted for a query parameter the spec sets no maximum for (a place, an
 # id, a cursor): far above any real one, far below what proxies refuse as an over-long URL.
 MAX_TEXT_LENGTH = 1000
