@@ -11,9 +11,10 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, date, datetime
-from typing import Annotated, Any, Literal, get_args
+from typing import Annotated, Any, ClassVar, Literal, get_args
 
 from pydantic import (
+    AfterValidator,
     BaseModel,
     BeforeValidator,
     ConfigDict,
@@ -63,9 +64,58 @@ class ApiModel(BaseModel):
 
 
 class RequestModel(BaseModel):
-    """Base for request bodies: unknown fields are refused."""
+    """Base for an operation's request (its body or query parameters): the fields, their
+    types, limits and defaults, read by the client's validation and the sandbox alike.
+    Unknown fields are refused."""
 
     model_config = ConfigDict(extra="forbid", str_strip_whitespace=False)
+
+    # Fields that go together: both given or neither (e.g. a point's lat and lng).
+    paired: ClassVar[tuple[tuple[str, str], ...]] = ()
+
+
+class QueryModel(RequestModel):
+    """Base for a GET operation's query parameters. The sandbox ignores an unknown
+    parameter, as the service's other endpoints do; the client refuses it itself."""
+
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=False)
+
+
+def unpaired(model: type[RequestModel], given: Any) -> tuple[str, str] | None:
+    """``(missing, present)`` for the first pair of ``model.paired`` only half given in
+    ``given`` (a mapping, or a model's attributes), else None."""
+    values = given if isinstance(given, dict) else vars(given)
+    for first, second in model.paired:
+        has_first, has_second = values.get(first) is not None, values.get(second) is not None
+        if has_first != has_second:
+            return (second, first) if has_first else (first, second)
+    return None
+
+
+def max_length_of(model: type[BaseModel], field: str) -> int:
+    """The longest text ``model``'s ``field`` accepts (a sandbox check written by hand
+    reads its limit here, so the model stays the one place it is set)."""
+    for item in model.model_fields[field].metadata:
+        if getattr(item, "max_length", None) is not None:
+            return int(item.max_length)
+    raise ValueError(f"{model.__name__}.{field} has no maximum length")
+
+
+# Longest text accepted for a query parameter the spec sets no maximum for (a place, an
+# id, a cursor): far above any real one, far below what proxies refuse as an over-long URL.
+MAX_TEXT_LENGTH = 1000
+
+
+def _not_blank(value: str) -> str:
+    if not value.strip():
+        raise ValueError("must not be blank")
+    return value
+
+
+# A required text parameter: "length at least 1" in the spec, and more than spaces.
+FilledText = Annotated[
+    str, Field(min_length=1, max_length=MAX_TEXT_LENGTH), AfterValidator(_not_blank)
+]
 
 
 # --- errors -----------------------------------------------------------------
@@ -134,6 +184,17 @@ class Event(ApiModel):
     price: EventPrice | None = None
     lineup: list[str] = Field(default_factory=list)
     tag: str | None = None
+
+
+class EventFeedQuery(QueryModel):
+    """Query of ``GET /ticketing/discovery``."""
+
+    paired = (("lat", "lng"),)
+
+    lat: float | None = Field(default=None, ge=-90, le=90, allow_inf_nan=False)
+    lng: float | None = Field(default=None, ge=-180, le=180, allow_inf_nan=False)
+    limit: int = Field(default=20, ge=1, le=50)
+    cursor: str | None = Field(default=None, max_length=MAX_TEXT_LENGTH)
 
 
 class EventFeed(ApiModel):
@@ -224,6 +285,27 @@ Cuisine = Literal[
 CUISINES: tuple[str, ...] = get_args(Cuisine)
 
 
+class RestaurantSearchQuery(QueryModel):
+    """Query of ``GET /restaurants/search``."""
+
+    location: FilledText
+    cuisine: Cuisine | None = None
+    limit: int = Field(default=10, ge=1, le=30)
+
+
+class RestaurantQuery(QueryModel):
+    """Query of ``GET /restaurants/details`` and ``/restaurants/menu``."""
+
+    id: FilledText
+
+
+class ReviewsQuery(QueryModel):
+    """Query of ``GET /restaurants/reviews``."""
+
+    id: FilledText
+    limit: int = Field(default=10, ge=1, le=50)
+
+
 class RestaurantSummary(ApiModel):
     id: str
     name: str
@@ -308,6 +390,10 @@ class Reviews(ApiModel):
 
 
 # --- platform -----------------------------------------------------------------
+
+
+class NoParameters(QueryModel):
+    """An operation without parameters (``GET /catalog``)."""
 
 
 class CatalogEndpoint(ApiModel):

@@ -1,17 +1,26 @@
-"""The service's operations in one table: path, method, price, auth and cache policy.
+"""The service's operations in one table, each whole: path, method, price, auth,
+cache lifetime, request model (parameters, types, limits, defaults, what is
+required), response model, and the key fields a batch writes.
 
-Everything that needs to know "what does this call cost" or "how long may its
-answer be reused" reads it from here: the sandbox's catalog and charging, the
-client's pricing and cache TTLs, the CLI's operation names.
+Everything reads it from here: the client's validation, pricing and cache TTLs,
+the sandbox's query checks, catalog and charging, the TTL settings, the batch
+columns and the CLI's operation names. A new operation is a new row (and its
+models); see ARCHITECTURE.md, "A new operation".
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import Any
 
 from pydantic import BaseModel
 
 from creditscope import models
+
+# What a batch writes from one answer: key column -> value; the params are the request's.
+KeyReader = Callable[[Any, Mapping[str, Any]], dict[str, Any]]
 
 MINUTE = 60
 HOUR = 60 * MINUTE
@@ -28,9 +37,13 @@ class Operation:
     requires_key: bool
     ttl: int | None  # default cache lifetime in seconds; None = never cached
     response_model: type[BaseModel]
+    request_model: type[models.RequestModel]  # query parameters (GET) or body (POST)
     title: str  # what a user calls it
     description: str
-    defaults: tuple[tuple[str, object], ...] = ()  # spec defaults, applied before caching
+    # The columns `creditscope batch` writes from an answer, and how it reads them
+    # (None: each column is the answer's attribute of that name).
+    key_fields: tuple[str, ...] = ()
+    read_keys: KeyReader | None = None
 
     @property
     def path(self) -> str:
@@ -45,51 +58,117 @@ class Operation:
         """The settings field that overrides this operation's TTL, e.g. ``restaurants_search``."""
         return self.name.replace("/", "_").replace("-", "_")
 
+    def keys_of(self, answer: Any, params: Mapping[str, Any]) -> dict[str, Any]:
+        """The key fields of ``answer`` (a ``response_model``) for a batch's output row."""
+        if self.read_keys is not None:
+            return self.read_keys(answer, params)
+        return {name: getattr(answer, name, None) for name in self.key_fields}
+
+
+# --- what a batch writes from each answer -------------------------------------------
+
+
+def _company_keys(data: models.CompanyLookup, params: Mapping[str, Any]) -> dict[str, Any]:
+    best = data.matches[0] if data.matches else None
+    company = best.company if best is not None else None
+    website_match = ""
+    if best is not None:
+        if not params.get("website") or best.website_match is None:
+            website_match = "not checked"
+        else:
+            website_match = "yes" if best.website_match else "no"
+    return {
+        "matches": len(data.matches),
+        "best_match": (company.name if company and company.name else
+                       (best.serp_title or "") if best else ""),
+        "best_match_url": best.company_url if best else "",
+        "confidence": (best.confidence or "") if best else "",
+        "name_similarity": best.name_similarity if best else None,
+        "website_match": website_match,
+    }
+
+
+def _event_keys(data: models.EventFeed, _: Mapping[str, Any]) -> dict[str, Any]:
+    return {"events": len(data.events), "first_event": data.events[0].name if data.events else ""}
+
+
+def _search_keys(data: models.RestaurantSearch, _: Mapping[str, Any]) -> dict[str, Any]:
+    top = data.results[0] if data.results else None
+    return {"total": data.total, "top_result": top.name if top else "",
+            "top_result_id": top.id if top else ""}
+
+
+def _menu_keys(data: models.Menu, _: Mapping[str, Any]) -> dict[str, Any]:
+    items = sum(len(section.items) for section in data.sections)
+    return {"currency": data.currency, "sections": len(data.sections), "items": items}
+
+
+def _catalog_keys(data: models.Catalog, _: Mapping[str, Any]) -> dict[str, Any]:
+    return {"providers": len(data.providers), "endpoints": data.totalEndpoints}
+
+
+def _provider_keys(data: models.ProviderRequestCreated, _: Mapping[str, Any]) -> dict[str, Any]:
+    return {"ok": data.ok, "request_id": data.id}
+
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation(
         "ticketing/discovery", "GET", 3, True, 10 * MINUTE, models.EventFeed,
+        models.EventFeedQuery,
         "Events near a point",
         "Feed of ticketed events near a latitude/longitude: venue, dates, lineup and lead price.",
-        (("limit", 20),),
+        ("events", "first_event"), _event_keys,
     ),
     Operation(
         "professional_network/find_company", "POST", 10, True, 7 * DAY, models.CompanyLookup,
+        models.FindCompanyRequest,
         "Find a company page",
         "Finds a company's page on a professional network from its name (and website) "
         "and grades the candidates.",
+        ("matches", "best_match", "best_match_url", "confidence", "name_similarity",
+         "website_match"), _company_keys,
     ),
     Operation(
         "restaurants/search", "GET", 2, True, HOUR, models.RestaurantSearch,
+        models.RestaurantSearchQuery,
         "Search restaurants",
         "Restaurants near a location, optionally filtered by cuisine.",
-        (("limit", 10),),
+        ("total", "top_result", "top_result_id"), _search_keys,
     ),
     Operation(
         "restaurants/details", "GET", 2, True, DAY, models.RestaurantDetails,
+        models.RestaurantQuery,
         "Restaurant details",
         "Full listing of one restaurant: address, phone, website, hours, features.",
+        ("name", "rating", "address"),
     ),
     Operation(
         "restaurants/menu", "GET", 5, True, DAY, models.Menu,
+        models.RestaurantQuery,
         "Restaurant menu",
         "Full current menu with sections, prices, dietary tags and popular items.",
+        ("currency", "sections", "items"), _menu_keys,
     ),
     Operation(
         "restaurants/reviews", "GET", 3, True, HOUR, models.Reviews,
+        models.ReviewsQuery,
         "Restaurant reviews",
         "Recent diner reviews with ratings, dates and helpful votes.",
-        (("limit", 10),),
+        ("total", "average_rating"),
     ),
     Operation(
         "catalog", "GET", 0, False, DAY, models.Catalog,
+        models.NoParameters,
         "Catalog",
         "Every provider and endpoint with its credit price. Public.",
+        ("providers", "endpoints"), _catalog_keys,
     ),
     Operation(
         "provider-requests", "POST", 0, False, None, models.ProviderRequestCreated,
+        models.ProviderRequest,
         "Request a provider",
         "Ask for coverage of an app or site not yet supported. Public.",
+        ("ok", "request_id"), _provider_keys,
     ),
 )
 
@@ -104,3 +183,19 @@ def get(name: str) -> Operation:
     except KeyError:
         known = ", ".join(BY_NAME)
         raise KeyError(f"unknown operation {name!r}; known: {known}") from None
+
+
+@contextmanager
+def registered(op: Operation) -> Iterator[Operation]:
+    """``op`` in the table for the duration of the block (a test's made-up operation):
+    everything that reads the table at call time sees it, then it is gone again."""
+    global OPERATIONS
+    if op.name in BY_NAME or op.path in BY_PATH:
+        raise ValueError(f"operation {op.name!r} is already in the table")
+    OPERATIONS = (*OPERATIONS, op)
+    BY_NAME[op.name], BY_PATH[op.path] = op, op
+    try:
+        yield op
+    finally:
+        OPERATIONS = tuple(known for known in OPERATIONS if known is not op)
+        del BY_NAME[op.name], BY_PATH[op.path]

@@ -33,10 +33,18 @@ import dataclasses
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import platformdirs
-from pydantic import BaseModel, Field, PrivateAttr, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    Field,
+    PrivateAttr,
+    SecretStr,
+    ValidationError,
+    create_model,
+    field_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     EnvSettingsSource,
@@ -59,37 +67,42 @@ from creditscope.web_demo import refuse_in_web_demo
 
 __all__ = [
     "CONFIG_FILE_ENV", "ENV_PREFIX", "MAX_TIMEOUT_S", "Provenance", "Settings", "SettingsError",
-    "Sources", "TTLSettings", "default_config_file", "load_settings", "read_config_file",
-    "read_env", "read_sources", "save_settings", "settings_from_sources",
+    "Sources", "TTLSettings", "TTLTable", "default_config_file", "load_settings",
+    "read_config_file", "read_env", "read_sources", "save_settings", "settings_from_sources",
+    "ttl_settings_model",
 ]
 
 
-def _default_ttl(operation: str) -> int:
-    ttl = operations.get(operation).ttl
-    assert ttl is not None
-    return ttl
-
-
-class TTLSettings(BaseModel):
-    """Cache lifetime in seconds per operation; field names are ``Operation.ttl_setting``."""
-
-    ticketing_discovery: int = Field(default=_default_ttl("ticketing/discovery"), ge=0)
-    professional_network_find_company: int = Field(
-        default=_default_ttl("professional_network/find_company"), ge=0
-    )
-    restaurants_search: int = Field(default=_default_ttl("restaurants/search"), ge=0)
-    restaurants_details: int = Field(default=_default_ttl("restaurants/details"), ge=0)
-    restaurants_menu: int = Field(default=_default_ttl("restaurants/menu"), ge=0)
-    restaurants_reviews: int = Field(default=_default_ttl("restaurants/reviews"), ge=0)
-    catalog: int = Field(default=_default_ttl("catalog"), ge=0)
+class TTLTable(BaseModel):
+    """Cache lifetime in seconds per cached operation: one field per operation of the
+    table with a TTL, named ``Operation.ttl_setting`` (``[ttl] restaurants_search = 60``
+    in the config file, ``CREDITSCOPE_TTL__RESTAURANTS_SEARCH``), defaulting to its TTL."""
 
     def by_operation(self) -> dict[str, int]:
         """``{"restaurants/search": 3600, ...}`` for ``DataClient(ttls=...)``."""
-        return {
-            op.name: getattr(self, op.ttl_setting)
-            for op in operations.OPERATIONS
-            if op.ttl is not None
-        }
+        return {name: getattr(self, field) for name, field in self.fields()}
+
+    def fields(self) -> tuple[tuple[str, str], ...]:
+        """``(operation name, field name)`` of every lifetime, in the table's order."""
+        return tuple((op.name, op.ttl_setting) for op in operations.OPERATIONS
+                     if op.ttl_setting in type(self).model_fields)
+
+    if TYPE_CHECKING:  # a field per cached operation, each an int
+        def __getattr__(self, name: str) -> int: ...
+
+
+def ttl_settings_model(table: tuple[operations.Operation, ...]) -> type[TTLTable]:
+    """The TTL settings model for ``table``: a field per operation with a TTL."""
+    fields: dict[str, Any] = {
+        op.ttl_setting: (int, Field(default=op.ttl, ge=0)) for op in table if op.ttl is not None
+    }
+    return create_model("TTLSettings", __base__=TTLTable, __module__=__name__, **fields)
+
+
+if TYPE_CHECKING:
+    TTLSettings = TTLTable
+else:
+    TTLSettings = ttl_settings_model(operations.OPERATIONS)
 
 
 DEFAULT_TIMEOUT_S = 30.0

@@ -9,40 +9,71 @@ the message next to it.
 
 from __future__ import annotations
 
+import math
+import types
 import unicodedata
 from collections.abc import Mapping
-from typing import Any
+from dataclasses import dataclass
+from functools import cache
+from typing import Any, Literal, Union, get_args, get_origin
 
 from pydantic import ValidationError
 
 from creditscope import models, operations
 from creditscope.client.errors import InvalidRequest
 
-# The query parameters / body fields each operation accepts.
-_FIELDS: dict[str, tuple[str, ...]] = {
-    "ticketing/discovery": ("lat", "lng", "limit", "cursor"),
-    "professional_network/find_company": ("name", "website"),
-    "restaurants/search": ("location", "cuisine", "limit"),
-    "restaurants/details": ("id",),
-    "restaurants/menu": ("id",),
-    "restaurants/reviews": ("id", "limit"),
-    "catalog": (),
-    "provider-requests": ("name", "url", "email"),
-}
-
-# (low, high) bounds of each operation's `limit`, from the spec's Limits table.
-_LIMIT_RANGES: dict[str, tuple[int, int]] = {
-    "ticketing/discovery": (1, 50),
-    "restaurants/search": (1, 30),
-    "restaurants/reviews": (1, 50),
-}
-
-
-# Longest text accepted for a query parameter: far above any real id, place or cursor,
-# far below what proxies refuse as an over-long URL.
-MAX_TEXT_LENGTH = 1000
+# Re-exported: the longest text accepted where the spec sets no maximum.
+MAX_TEXT_LENGTH = models.MAX_TEXT_LENGTH
 # Bidirectional overrides and isolates: they make a terminal show text other than what is sent.
 _BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+
+
+@dataclass(frozen=True)
+class FieldRule:
+    """What one request field accepts, read from the operation's request model."""
+
+    name: str
+    kind: Literal["text", "number", "integer", "choice"]
+    required: bool
+    low: float | None = None
+    high: float | None = None
+    min_length: int = 0
+    max_length: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+@cache
+def field_rules(model: type[models.RequestModel]) -> dict[str, FieldRule]:
+    """The fields of ``model`` in its order, each with its kind, bounds and lengths."""
+    rules: dict[str, FieldRule] = {}
+    for name, info in model.model_fields.items():
+        base = _without_none(info.annotation)
+        limits: dict[str, Any] = {}
+        for item in info.metadata:
+            for attr in ("ge", "le", "min_length", "max_length"):
+                if getattr(item, attr, None) is not None:
+                    limits[attr] = getattr(item, attr)
+        kind: Literal["text", "number", "integer", "choice"]
+        if get_origin(base) is Literal:
+            kind, choices = "choice", tuple(str(choice) for choice in get_args(base))
+        elif base is float:
+            kind, choices = "number", ()
+        elif base is int:
+            kind, choices = "integer", ()
+        else:
+            kind, choices = "text", ()
+        rules[name] = FieldRule(
+            name, kind, info.is_required(), limits.get("ge"), limits.get("le"),
+            limits.get("min_length", 0), limits.get("max_length"), choices,
+        )
+    return rules
+
+
+def _without_none(annotation: Any) -> Any:
+    if get_origin(annotation) in (Union, types.UnionType):
+        kept = [arg for arg in get_args(annotation) if arg is not type(None)]
+        return kept[0] if len(kept) == 1 else annotation
+    return annotation
 
 
 def operation_named(operation: str) -> operations.Operation:
@@ -57,52 +88,59 @@ def operation_named(operation: str) -> operations.Operation:
 
 def accepted_fields(operation: str) -> tuple[str, ...]:
     """The query parameters or body fields ``operation`` accepts, in the spec's order."""
-    return _FIELDS[operation_named(operation).name]
+    return tuple(field_rules(operation_named(operation).request_model))
+
+
+def required_fields(operation: str) -> tuple[str, ...]:
+    """The fields ``operation`` cannot do without."""
+    rules = field_rules(operation_named(operation).request_model)
+    return tuple(name for name, rule in rules.items() if rule.required)
 
 
 def validate(operation: str, params: Mapping[str, Any]) -> dict[str, Any]:
     """Canonical parameters for ``operation``, or ``InvalidRequest`` naming the bad field."""
     op = operation_named(operation)
+    model = op.request_model
+    rules = field_rules(model)
     given = {key: value for key, value in params.items() if value is not None}
-    allowed = _FIELDS[op.name]
     for key in given:
-        if key not in allowed:
-            hint = ", ".join(allowed) if allowed else "none"
+        if key not in rules:
+            hint = ", ".join(rules) if rules else "none"
             raise _invalid(key, f"{op.name} has no parameter {key!r} (accepted: {hint})")
     refuse_control_characters(given)
-    if op.name == "professional_network/find_company":
-        return _body(models.FindCompanyRequest, given)
-    if op.name == "provider-requests":
-        return _body(models.ProviderRequest, given)
-
     clean: dict[str, Any] = {}
-    if "lat" in given:
-        clean["lat"] = _number(given["lat"], "lat", -90.0, 90.0)
-    if "lng" in given:
-        clean["lng"] = _number(given["lng"], "lng", -180.0, 180.0)
-    if ("lat" in clean) != ("lng" in clean):
+    for name, rule in rules.items():
+        if name in given:
+            clean[name] = _converted(rule, given[name])
+        elif rule.required:
+            raise _invalid(name, f"{name} is required")
+    half = models.unpaired(model, clean)
+    if half is not None:
         # A point needs both coordinates; half of one is almost certainly a slip.
-        missing = "lng" if "lat" in clean else "lat"
-        raise _invalid(missing, "lat and lng go together: give both or neither")
-    for key in ("cursor",):
-        if key in given:
-            clean[key] = _text(given[key], key, required=False)
-    for key in ("location", "id"):
-        if key in allowed:
-            if key not in given:
-                raise _invalid(key, f"{key} is required")
-            clean[key] = _text(given[key], key, required=True)
-    if "cuisine" in given:
-        cuisine = _text(given["cuisine"], "cuisine", required=True).strip().lower()
-        if cuisine not in models.CUISINES:
-            raise _invalid("cuisine", f"cuisine must be one of {', '.join(models.CUISINES)}")
-        clean["cuisine"] = cuisine
-    if op.name in _LIMIT_RANGES and "limit" in given:
-        low, high = _LIMIT_RANGES[op.name]
-        clean["limit"] = _integer(given["limit"], "limit", low, high)
-    for key, default in op.defaults:
-        clean.setdefault(key, default)
-    return dict(sorted(clean.items()))
+        first, second = sorted(half, key=list(rules).index)
+        raise _invalid(half[0], f"{first} and {second} go together: give both or neither")
+    try:
+        request = model.model_validate(clean)
+    except ValidationError as exc:
+        first_error = exc.errors()[0]
+        field = str(first_error["loc"][0]) if first_error["loc"] else "body"
+        raise _invalid(field, _in_our_words(field, first_error, clean.get(field))) from None
+    # The spec's defaults come with the model, so a call with and without them is one entry.
+    return dict(sorted(request.model_dump(exclude_none=True).items()))
+
+
+def _converted(rule: FieldRule, value: Any) -> Any:
+    """``value`` as the field's type (numbers from text too), or ``InvalidRequest``."""
+    if rule.kind == "number":
+        return _number(value, rule.name, rule.low, rule.high)
+    if rule.kind == "integer":
+        return _integer(value, rule.name, rule.low, rule.high)
+    if rule.kind == "choice":
+        choice = _text(value, rule.name, required=True, limit=None).strip().lower()
+        if choice not in rule.choices:
+            raise _invalid(rule.name, f"{rule.name} must be one of {', '.join(rule.choices)}")
+        return choice
+    return _text(value, rule.name, required=rule.min_length > 0, limit=rule.max_length)
 
 
 def refuse_control_characters(params: Mapping[str, Any]) -> None:
@@ -115,22 +153,6 @@ def refuse_control_characters(params: Mapping[str, Any]) -> None:
 
 def _invalid(field: str, message: str) -> InvalidRequest:
     return InvalidRequest(message, field=field, code="invalid_parameter")
-
-
-def _body(model: type[models.RequestModel], given: dict[str, Any]) -> dict[str, Any]:
-    for key, value in given.items():
-        if not isinstance(value, str):
-            raise _invalid(key, f"{key} must be text")
-        _printable(value, key)
-    if "name" in given and not given["name"].strip():
-        raise _invalid("name", "name must not be blank")
-    try:
-        body = model.model_validate(given)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        field = str(first["loc"][0]) if first["loc"] else "body"
-        raise _invalid(field, _in_our_words(field, first, given.get(field))) from None
-    return dict(sorted(body.model_dump(exclude_none=True).items()))
 
 
 def _in_our_words(field: str, error: Any, value: Any) -> str:
@@ -148,18 +170,19 @@ def _in_our_words(field: str, error: Any, value: Any) -> str:
     if kind in ("string_type", "str_type"):
         return f"{field} must be text"
     if kind == "value_error":
-        # Our own validators' messages (models.py) already name the field.
-        return str(error.get("msg", "")).removeprefix("Value error, ")
+        # Our own validators' messages (models.py) name the field, or are said after it.
+        message = str(error.get("msg", "")).removeprefix("Value error, ")
+        return message if message.startswith(field) else f"{field} {message}"
     return f"{field} is not valid here"
 
 
-def _text(value: Any, field: str, *, required: bool) -> str:
+def _text(value: Any, field: str, *, required: bool, limit: int | None) -> str:
     if not isinstance(value, str):
         raise _invalid(field, f"{field} must be text")
     if required and not value.strip():
         raise _invalid(field, f"{field} must not be empty")
-    if len(value) > MAX_TEXT_LENGTH:
-        raise _invalid(field, f"{field} is {len(value)} characters; at most {MAX_TEXT_LENGTH}")
+    if limit is not None and len(value) > limit:
+        raise _invalid(field, f"{field} is {len(value)} characters; at most {limit}")
     _printable(value, field)
     return value
 
@@ -175,19 +198,33 @@ def _printable(value: str, field: str) -> None:
             )
 
 
-def _number(value: Any, field: str, low: float, high: float) -> float:
+def _number(value: Any, field: str, low: float | None, high: float | None) -> float:
     if isinstance(value, bool):
         raise _invalid(field, f"{field} must be a number")
     try:
         number = float(value)
     except (TypeError, ValueError):
         raise _invalid(field, f"{field} must be a number") from None
-    if not low <= number <= high:
-        raise _invalid(field, f"{field} must be between {low:g} and {high:g}")
+    if not _within(number, low, high):
+        raise _invalid(field, f"{field} must be {_bounds(low, high)}")
     return number
 
 
-def _integer(value: Any, field: str, low: int, high: int) -> int:
+def _within(number: float, low: float | None, high: float | None) -> bool:
+    # NaN and infinities are never a parameter's value (NaN fails every comparison).
+    return (math.isfinite(number) and (low is None or number >= low)
+            and (high is None or number <= high))
+
+
+def _bounds(low: float | None, high: float | None) -> str:
+    if low is not None and high is not None:
+        return f"between {low:g} and {high:g}"
+    if low is not None:
+        return f"at least {low:g}"
+    return f"at most {high:g}" if high is not None else "a finite number"
+
+
+def _integer(value: Any, field: str, low: float | None, high: float | None) -> int:
     if isinstance(value, bool):
         raise _invalid(field, f"{field} must be a whole number")
     if isinstance(value, float):
@@ -198,6 +235,6 @@ def _integer(value: Any, field: str, low: int, high: int) -> int:
         number = int(value)
     except (TypeError, ValueError):
         raise _invalid(field, f"{field} must be a whole number") from None
-    if not low <= number <= high:
-        raise _invalid(field, f"{field} must be between {low} and {high}")
+    if not _within(number, low, high):
+        raise _invalid(field, f"{field} must be {_bounds(low, high)}")
     return number

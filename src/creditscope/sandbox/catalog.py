@@ -5,8 +5,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from creditscope import models
-from creditscope.operations import OPERATIONS
+from creditscope import models, operations
 
 # provider id -> (name, category, description); an operation's provider is its first path segment.
 PROVIDERS: dict[str, tuple[str, str, str]] = {
@@ -51,7 +50,7 @@ def catalog() -> dict[str, Any]:
                 description=op.description,
                 credits=op.credits,
             )
-            for op in OPERATIONS
+            for op in operations.OPERATIONS
             if _provider_of(op.name) == provider_id
         ]
         providers.append(

@@ -51,8 +51,8 @@ SEARCH_RESULTS = 10  # hits one name search returns
 SEARCH_FLOOR = 0.3  # a page less similar than this is not a hit of the name search
 # A well-known company shares at least a distinctive word ("Bakery" finds no "Baker Hughes").
 LISTED_SEARCH_FLOOR = 0.5
-NAME_MAX = 200
-WEBSITE_MAX = 500
+NAME_MAX = models.max_length_of(models.FindCompanyRequest, "name")
+WEBSITE_MAX = models.max_length_of(models.FindCompanyRequest, "website")
 CONFIDENCE_RANK = {"high": 0, "medium": 1, "low": 2}
 
 
@@ -68,7 +68,7 @@ def validate(body: Any) -> LookupRequest:
     """Check the JSON body; errors are 400 ``invalid_parameter`` with a ``reason``."""
     if not isinstance(body, dict):
         raise invalid_parameter("body", "must be a JSON object", reason="body_not_object")
-    unknown = sorted(set(body) - {"name", "website"})
+    unknown = sorted(set(body) - set(models.FindCompanyRequest.model_fields))
     if unknown:
         raise invalid_parameter(unknown[0], "unknown field", reason="unknown_field")
     name = body.get("name")

@@ -141,7 +141,7 @@ def _validation_message(error: dict[str, Any]) -> tuple[str, str]:
     name = loc[-1] if loc else "body"
     if loc and loc[0] == "body" and len(loc) > 1:
         name = loc[1]
-    message = str(error.get("msg", "is invalid"))
+    message = str(error.get("msg", "is invalid")).removeprefix("Value error, ")
     if error.get("type") == "missing":
         message = "is required"
     elif error.get("type") == "literal_error" or error.get("type") == "enum":

@@ -17,8 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
-from creditscope.client.errors import InvalidRequest
-from creditscope.client.validation import accepted_fields, validate
+from creditscope.client.validation import accepted_fields, required_fields
 
 _JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson", ".jsonlines"})
 _SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab"}
@@ -41,15 +40,6 @@ class InputRow:
     def where(self) -> str:
         """``row 3 (line 4)``, for messages."""
         return f"row {self.number} (line {self.line})"
-
-
-def required_fields(operation: str) -> tuple[str, ...]:
-    """The fields ``operation`` cannot do without, as the local validation reports them."""
-    try:
-        validate(operation, {})
-    except InvalidRequest as exc:
-        return (exc.field,) if exc.field else ()
-    return ()
 
 
 class BatchFile:

@@ -21,18 +21,6 @@ from creditscope.tui.widgets.text_input import TextInput
 if TYPE_CHECKING:
     from creditscope.settings import Settings
 
-# Operation name -> settings field, for every cached operation (from operations.py at mount).
-TTL_FIELDS: tuple[tuple[str, str], ...] = (
-    ("ticketing/discovery", "ticketing_discovery"),
-    ("professional_network/find_company", "professional_network_find_company"),
-    ("restaurants/search", "restaurants_search"),
-    ("restaurants/details", "restaurants_details"),
-    ("restaurants/menu", "restaurants_menu"),
-    ("restaurants/reviews", "restaurants_reviews"),
-    ("catalog", "catalog"),
-)
-
-
 class SettingsError(ValueError):
     """A value on the form cannot be used; ``field`` says which."""
 
@@ -96,7 +84,7 @@ class SettingsScreen(AreaScreen):
                 yield Switch(settings.offline, id="offline")
             yield Label("Cache lifetimes (seconds)", classes="section-title")
             with Grid(classes="form-grid"):
-                for operation, field in TTL_FIELDS:
+                for operation, field in settings.ttl.fields():
                     yield Label(operation, classes="field-label")
                     yield TextInput(str(getattr(settings.ttl, field)), id=f"ttl-{field}")
             yield Label("Look", classes="section-title")
@@ -167,7 +155,7 @@ class SettingsScreen(AreaScreen):
         ttl: dict[str, int | None] = {
             field: _whole_number(self.query_one(f"#ttl-{field}", Input).value, f"ttl-{field}",
                                  allow_blank=False)
-            for _, field in TTL_FIELDS
+            for _, field in current.ttl.fields()
         }
         return current.model_copy(update={
             "base_url": base_url,
