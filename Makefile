@@ -31,13 +31,19 @@ run: $(STAMP)
 serve: $(STAMP)
 	$(BIN)/creditscope serve
 
+# pytest-xdist: one worker per core (`auto`); tests that share a server, a build or a file
+# carry an xdist_group marker, and loadgroup keeps each group on one worker.
+# `make test PYTEST_WORKERS=0` runs in one process; PYTEST_ARGS adds options (--durations=30).
+PYTEST_WORKERS ?= auto
+PYTEST_ARGS ?=
+
 # mypy reads its settings from pyproject.toml: strict below the explorer, checked everywhere.
 # deptry: every package src/ imports is declared, and every declared one is used.
 test: $(STAMP)
 	$(BIN)/ruff check src tests tools benchmarks
 	$(BIN)/mypy
 	$(BIN)/deptry src
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(PYTEST_WORKERS) --dist loadgroup $(PYTEST_ARGS)
 
 # Many random examples of the explorer chaos test (make test runs a few fixed ones).
 CHAOS_EXAMPLES ?= 60

@@ -140,20 +140,38 @@ def network_attempts() -> list[str]:
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
-    """Fail, naming them, when threads that would stop Python from exiting remain."""
+    """Fail, naming them, when threads that would stop Python from exiting remain.
+
+    Each process checks its own threads: under pytest-xdist every worker does, and hands
+    its stragglers to the controller (``workeroutput``, read in :func:`pytest_testnodedown`),
+    which fails the run and names them; a worker's own exit status is not what xdist reports.
+    """
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
     for thread in threading.enumerate():
         if thread is threading.main_thread() or thread.daemon:
             continue
         thread.join(STRAGGLER_GRACE_SECONDS)
         if thread.is_alive():
-            _stragglers.append(repr(thread))
+            _stragglers.append(f"{thread!r} in {worker}" if worker else repr(thread))
+    output = getattr(session.config, "workeroutput", None)  # set on xdist workers only
+    if output is not None:
+        output["stragglers"] = list(_stragglers)
     if _stragglers:
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node: Any, error: object) -> None:
+    """On the xdist controller: a worker is done; its stragglers are the run's."""
+    _stragglers.extend(getattr(node, "workeroutput", {}).get("stragglers", ()))
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
-    """After the report, end the process rather than wait for those threads forever."""
+    """After the report, end the process rather than wait for those threads forever
+    (a worker too: it has already handed its stragglers to the controller)."""
     if _stragglers:
+        if getattr(config, "workeroutput", None) is not None:
+            os._exit(int(pytest.ExitCode.TESTS_FAILED))  # the controller names them
         print("\nthreads left running after the tests (Python cannot exit):", file=sys.stderr)
         for name in _stragglers:
             print(f"  {name}", file=sys.stderr)

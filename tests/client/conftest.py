@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from client_fakes import FakeService, InstantRetry
 
+from client_fakes import FakeService, InstantRetry
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger

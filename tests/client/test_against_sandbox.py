@@ -9,8 +9,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from client_fakes import InstantRetry
 
+from client_fakes import InstantRetry
 from creditscope import models
 from creditscope.client import errors
 from creditscope.client.cache import ResponseCache

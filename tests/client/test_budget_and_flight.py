@@ -7,13 +7,13 @@ import asyncio
 from pathlib import Path
 
 import pytest
-from edge_support import Sandbox
 
 from creditscope.client import errors
 from creditscope.client.records import CacheStatus
 from creditscope.client.session import SpendSession
 from creditscope.settings import Settings
 from creditscope.wiring import build_client
+from edge_support import Sandbox
 
 SEARCH = "restaurants/search"
 LOOKUP = "professional_network/find_company"

@@ -7,8 +7,8 @@ import time
 from collections.abc import Callable
 
 import pytest
-from client_fakes import FakeService
 
+from client_fakes import FakeService
 from creditscope import models
 from creditscope.client.client import DataClient
 from creditscope.client.errors import BudgetExceeded, InvalidRequest, OfflineMiss

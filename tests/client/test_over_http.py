@@ -21,7 +21,8 @@ from creditscope.client.client import DataClient
 from creditscope.client.records import CacheStatus
 from creditscope.sandbox import DEMO_KEY
 
-pytestmark = pytest.mark.slow
+# One server for the module: its tests run on one pytest-xdist worker.
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("over_http")]
 
 
 def _free_port() -> int:

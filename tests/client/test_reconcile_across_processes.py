@@ -9,10 +9,10 @@ from pathlib import Path
 
 import httpx
 import pytest
-from edge_support import Sandbox
 
 from creditscope.client import ledger as ledger_module
 from creditscope.client.records import UNEXPLAINED
+from edge_support import Sandbox
 
 SEARCH = "restaurants/search"
 MENU = "restaurants/menu"

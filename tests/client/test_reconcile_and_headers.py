@@ -12,15 +12,15 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from client_fakes import BODIES, FakeService
-from edge_support import Sandbox
 
+from client_fakes import BODIES, FakeService
 from creditscope.cli import main
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.records import UNEXPLAINED, CacheStatus
 from creditscope.client.retry import RetryPolicy
 from creditscope.settings import Settings, SettingsError, load_settings
+from edge_support import Sandbox
 
 SEARCH = "restaurants/search"
 

@@ -9,9 +9,8 @@ from pathlib import Path
 
 import httpx
 import pytest
-from client_fakes import InstantRetry
-from edge_support import Sandbox
 
+from client_fakes import InstantRetry
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.errors import Timeout
@@ -21,6 +20,7 @@ from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 from creditscope.sandbox.accounts import key_digest
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
+from edge_support import Sandbox
 
 SEARCH = "restaurants/search"
 MENU = "restaurants/menu"

@@ -7,8 +7,8 @@ from email.utils import format_datetime
 
 import httpx
 import pytest
-from client_fakes import FakeService, InstantRetry, error_response
 
+from client_fakes import FakeService, InstantRetry, error_response
 from creditscope.client import errors
 from creditscope.client.client import DataClient
 from creditscope.client.records import CacheStatus

@@ -31,6 +31,8 @@ SCREENSHOT = Path(__file__).resolve().parents[2] / "screenshots" / "web.png"
 
 @pytest.mark.slow
 @pytest.mark.browser
+# It rewrites screenshots/web.png, which the artifact-secrets test reads: not at once.
+@pytest.mark.xdist_group("screenshots")
 def test_explorer_in_a_browser(tmp_path: Path, isolated_dirs: dict[str, Path]) -> None:
     executable = require_browser()
     from playwright.sync_api import Route, sync_playwright

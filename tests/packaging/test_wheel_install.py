@@ -28,7 +28,8 @@ from terminal_session import TerminalSession
 
 import creditscope
 
-pytestmark = pytest.mark.slow
+# One worker builds and installs the wheel once for the module (pytest-xdist: a group).
+pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("wheel")]
 
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "src" / "creditscope"

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import httpx
+import pytest
 from reliability_support import CANARY_KEY, LIVE_URL, InstantRetry
 from textual.widgets import Input
 
@@ -46,6 +47,8 @@ def files_holding(roots: list[Path], needle: bytes) -> tuple[list[Path], int]:
     return holders, walked
 
 
+# It reads screenshots/, which the browser test rewrites: the same pytest-xdist worker.
+@pytest.mark.xdist_group("screenshots")
 async def test_the_key_is_only_in_the_0600_config_file(
     tmp_path: Path, isolated_dirs: dict[str, Path]
 ) -> None:

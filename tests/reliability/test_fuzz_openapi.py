@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 from schemathesis.checks import not_a_server_error
@@ -28,6 +29,9 @@ from creditscope.sandbox.config import SandboxConfig
 # A balance no fuzz run can exhaust, so 402 never hides a 200-path bug.
 APP = create_app(SandboxConfig(keys={DEMO_KEY: 10**9}))
 schema = schemathesis.openapi.from_asgi("/openapi.json", APP)
+
+# test_zz_... reads what the fuzz test's cases saw (CASES_SEEN): one pytest-xdist worker.
+pytestmark = pytest.mark.xdist_group("fuzz_openapi")
 
 MAX_EXAMPLES = 60  # per operation; with the coverage phase ~740 cases in all, ~10 s
 CASES_SEEN: dict[str, int] = {}

@@ -15,7 +15,6 @@ everything; the sandbox's fault generator is seeded.
 from __future__ import annotations
 
 import asyncio
-import sys
 import tempfile
 from pathlib import Path
 from typing import Any
@@ -24,14 +23,12 @@ from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "client"))
-from edge_support import Sandbox
-
 from creditscope.client import errors
 from creditscope.client.client import DataClient
 from creditscope.client.session import SpendSession
 from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import key_digest
+from edge_support import Sandbox
 
 CITIES = ("Lisbon", "Porto", "Madrid", "Paris", "Rome")
 SEARCH = "restaurants/search"

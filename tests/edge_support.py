@@ -8,8 +8,8 @@ import asyncio
 from pathlib import Path
 
 import httpx
-from client_fakes import InstantRetry
 
+from client_fakes import InstantRetry
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger

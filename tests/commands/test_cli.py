@@ -10,8 +10,8 @@ from typing import Any
 import httpx
 import pytest
 from click.testing import CliRunner
-from client_fakes import FakeService, InstantRetry, error_response
 
+from client_fakes import FakeService, InstantRetry, error_response
 from creditscope import wiring
 from creditscope.cli import main
 
