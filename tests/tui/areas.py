@@ -7,6 +7,7 @@ inside ``run_test``).
 
 from __future__ import annotations
 
+import asyncio
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -175,6 +176,8 @@ async def import_answered(pilot: Pilot[Any]) -> None:
     await import_to_send(pilot)
     await pilot.click("#import-send")
     await settle(pilot)
+    await asyncio.sleep(0.3)  # the button's pressed flash (0.2 s) is over, as a person sees it
+    await pilot.pause()
 
 
 async def provider_form(pilot: Pilot[Any]) -> None:
