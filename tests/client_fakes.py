@@ -9,6 +9,7 @@ from typing import Any
 
 import httpx
 
+from creditscope.client import errors
 from creditscope.client.retry import RetryPolicy
 
 BODIES: dict[str, dict[str, Any]] = {
@@ -106,3 +107,11 @@ class InstantRetry(RetryPolicy):
 
     async def sleep(self, seconds: float) -> None:
         self.delays.append(seconds)
+
+
+def exception_classes() -> list[type[errors.CreditscopeError]]:
+    """Every exception class the client defines: each needs a remedy in both interfaces."""
+    import inspect
+
+    return [cls for _, cls in inspect.getmembers(errors, inspect.isclass)
+            if issubclass(cls, errors.CreditscopeError) and cls.__module__ == errors.__name__]

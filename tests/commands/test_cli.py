@@ -118,3 +118,18 @@ def test_cache_stats_and_clear(service: FakeService) -> None:
     assert "0 entries" in run("cache", "stats").stdout
     run("call", "restaurants/menu", "--id", "r1")
     assert len(service.requests) == 3  # charged again after clearing
+
+
+def test_an_invalid_key_names_the_env_var_not_the_explorer(service: FakeService) -> None:
+    service.script = [error_response(401, "invalid_api_key", "key revoked")]
+    denied = run("call", "restaurants/details", "--id", "r1")
+    assert denied.exit_code == 3
+    assert "CREDITSCOPE_API_KEY" in denied.stderr
+    assert "open settings" not in denied.stderr.lower()
+
+
+def test_an_offline_miss_says_how_to_fetch_it_and_what_it_costs(service: FakeService) -> None:
+    offline = run("call", "restaurants/details", "--id", "r9", "--offline")
+    assert offline.exit_code == 4
+    assert "--offline" in offline.stderr and "CREDITSCOPE_OFFLINE=0" in offline.stderr
+    assert re.search(r"\d+ credits", offline.stderr)

@@ -1,8 +1,10 @@
-"""One exception class per meaning, each carrying status, code, message and reason.
+"""One exception class per meaning, each carrying data only: status, code, message,
+reason, request id, body, and the class's own facts (field, retry_after, price...).
 
-``error_for_status`` is the one place that maps an HTTP status and error code
-to a class. Every class has a ``title`` (the heading of an error view) and a
-``next_step`` (what the user can do about it).
+What a user can do about an error is the interface's business: the explorer's remedy
+table is ``creditscope.tui.remedies``, the command line's ``creditscope.commands.remedies``.
+:func:`error_class_for` and :func:`bare_error_class_for` are the one place that maps an
+HTTP status (and error code) to a class.
 """
 
 from __future__ import annotations
@@ -26,8 +28,6 @@ class ErrorDetails(TypedDict, total=False):
 class CreditscopeError(Exception):
     """Base of every error the client raises."""
 
-    title = "Request failed"
-    next_step = "Try again."
     record: CallRecord | None = None  # the call that failed, when the client made one
 
     def __init__(
@@ -58,37 +58,29 @@ class ApiError(CreditscopeError):
 
 
 class InvalidApiKey(ApiError):
-    title = "Invalid API key"
-    next_step = "Open Settings and enter a valid key, or use the built-in sandbox."
+    """The key is missing, unknown or revoked (401/403)."""
 
 
 class InsufficientCredits(ApiError):
-    title = "Not enough credits"
-    next_step = "Top up the account, or browse what is already cached (offline mode)."
+    """The account has too few credits for the call (402)."""
 
 
 class RateLimited(ApiError):
-    title = "Rate limited"
+    """Too many requests (429); ``retry_after`` is the wait in seconds, when given."""
 
     def __init__(
         self, message: str, *, retry_after: float | None = None, **details: Unpack[ErrorDetails]
     ) -> None:
         super().__init__(message, **details)
         self.retry_after = retry_after
-        self.next_step = f"Retry in {retry_after:.0f} s." if retry_after else (
-            "Wait a moment, then retry.")
 
 
 class NotFound(ApiError):
-    title = "Not found"
-    next_step = "Check the id; it may be stale. Search again to get a fresh one."
+    """The id names nothing (404); it may be stale."""
 
 
 class InvalidRequest(ApiError):
     """Refused locally before sending (no charge) or by the service (400/413/422)."""
-
-    title = "Invalid request"
-    next_step = "Correct the value and try again; nothing was charged."
 
     def __init__(
         self, message: str, *, field: str | None = None, **details: Unpack[ErrorDetails]
@@ -98,20 +90,15 @@ class InvalidRequest(ApiError):
 
 
 class ServerError(ApiError):
-    title = "Service error"
-    next_step = "The service failed; retry in a moment."
+    """The service failed (500 and other 5xx)."""
 
 
 class ServiceUnavailable(ApiError):
-    title = "Service unavailable"
-    next_step = "The service is busy or down; retry shortly."
+    """The service is busy or down (502/503/504)."""
 
 
 class UnexpectedResponse(ApiError):
-    title = "Unexpected response"
-    next_step = (
-        "The service answered in a shape we do not understand; see Activity for the raw body."
-    )
+    """An answer in a shape the client does not understand; ``body`` holds it."""
 
 
 class TransportError(CreditscopeError):
@@ -119,29 +106,35 @@ class TransportError(CreditscopeError):
 
 
 class Timeout(TransportError):
-    title = "Timed out"
-    next_step = "The service did not answer in time; retry."
+    """The service did not answer in time."""
 
 
 class ConnectionFailed(TransportError):
-    title = "Cannot connect"
-    next_step = "Check the network and the base URL in Settings, or go offline."
+    """No connection to the service (network, DNS, base URL)."""
 
 
 class OfflineMiss(CreditscopeError):
-    title = "Not cached (offline)"
-    next_step = "Go online to fetch it."
+    """Offline, and the answer is not in the cache; ``price`` is what fetching it costs."""
+
+    def __init__(
+        self, message: str, *, price: int | None = None, **details: Unpack[ErrorDetails]
+    ) -> None:
+        super().__init__(message, **details)
+        self.price = price
 
 
 class BudgetExceeded(CreditscopeError):
-    title = "Over session budget"
-    next_step = "Confirm to spend past the budget, or raise it in Settings."
+    """The call would take the session past its budget: ``price``, ``spent``, ``budget``."""
 
     def __init__(self, message: str, *, price: int = 0, spent: int = 0, budget: int = 0) -> None:
         super().__init__(message, code="budget_exceeded")
         self.price = price
         self.spent = spent
         self.budget = budget
+
+
+class ClientUnavailable(CreditscopeError):
+    """The data client could not be built (bad settings, unusable base URL)."""
 
 
 _BY_CODE: dict[str, type[ApiError]] = {
@@ -171,11 +164,26 @@ _BY_STATUS: dict[int, type[ApiError]] = {
 }
 
 
+# Error statuses a proxy may answer without the service's JSON error shape.
+_BARE_STATUSES = frozenset({429, 502, 503, 504})
+
+
 def error_class_for(status: int, code: str | None) -> type[ApiError]:
     """The exception class for an error answer: by code when known, else by status."""
     if code and code in _BY_CODE:
         return _BY_CODE[code]
     if status in _BY_STATUS:
+        return _BY_STATUS[status]
+    if status >= 500:
+        return ServerError
+    return UnexpectedResponse
+
+
+def bare_error_class_for(status: int) -> type[ApiError]:
+    """The exception class for an error answer without the service's error body (a
+    proxy's page): 429 and 502-504 keep their meaning, any other 5xx is a service failure,
+    anything else is UnexpectedResponse."""
+    if status in _BARE_STATUSES:
         return _BY_STATUS[status]
     if status >= 500:
         return ServerError

@@ -138,7 +138,8 @@ class CallPipeline:
                 return served
         if self.offline:
             miss = OfflineMiss(
-                f"{op.title} with these parameters is not cached", code="offline_miss"
+                f"{op.title} with these parameters is not cached", code="offline_miss",
+                price=price,
             )
             raise self._refused(miss, op, clean, started, CacheStatus.MISS)
         if op.requires_key and self._api_key is None:

@@ -1,5 +1,5 @@
 """Reading one HTTP answer: the operation's model from a success, the matching
-exception from an error (the status -> class table itself lives in errors.py)."""
+exception from an error (the status -> class tables themselves live in errors.py)."""
 
 from __future__ import annotations
 
@@ -13,16 +13,11 @@ from creditscope import models, operations
 from creditscope.client.errors import (
     CreditscopeError,
     RateLimited,
-    ServerError,
-    ServiceUnavailable,
     UnexpectedResponse,
+    bare_error_class_for,
     error_class_for,
 )
 from creditscope.client.retry import RetryPolicy
-
-# Error statuses a proxy may answer without the service's JSON error shape.
-_BARE_STATUS_ERRORS = {429: RateLimited, 502: ServiceUnavailable, 503: ServiceUnavailable,
-                       504: ServiceUnavailable}
 
 
 def query_params(params: dict[str, Any]) -> dict[str, str]:
@@ -79,15 +74,12 @@ def error_from(
     except ValidationError:
         detail = None
     if detail is None:
-        bare = _BARE_STATUS_ERRORS.get(status)
-        if bare is None and status >= 500:
-            bare = ServerError  # a proxy's HTML 500 page is still a service failure
-        if bare is None:
+        cls: type[CreditscopeError] = bare_error_class_for(status)
+        if cls is UnexpectedResponse:
             return UnexpectedResponse(
                 f"HTTP {status} without the service's error body", status=status,
                 code="unexpected_response", request_id=request_id, body=body,
             )
-        cls: type[CreditscopeError] = bare
         message, code, reason = f"HTTP {status} {response.reason_phrase}".strip(), None, None
     else:
         cls = error_class_for(status, detail.code)

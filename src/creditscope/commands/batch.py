@@ -150,8 +150,12 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, out:
             asyncio.run(_send_all(client, run))
         except (KeyboardInterrupt, asyncio.CancelledError):
             run.stop(INTERRUPTED)  # a second Ctrl+C: requests in flight were abandoned
+    from creditscope.commands.remedies import remedy_for
+
     interrupted = run.stopped == INTERRUPTED
-    reason = INTERRUPTED if interrupted else (f"stopped: {run.stopped}" if run.stopped else "")
+    remedy = remedy_for(run.stopped_by) if run.stopped_by is not None else None
+    why = f"{remedy.title.lower()}: {run.stopped}" if remedy is not None else run.stopped
+    reason = INTERRUPTED if interrupted else (f"stopped: {why}" if run.stopped else "")
     if out is not None:
         _write(out, client, run, source, reason)
     done = sum(plan.requests[key].rows for key in run.outcomes)
@@ -162,6 +166,8 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, out:
     if reason:
         click.echo(f"{valid - done} rows not run: {reason}. Run the same command again to "
                    "continue; finished rows come from the cache for free.", err=True)
+    if remedy is not None and run.stopped_by is not None:
+        click.echo(remedy.step_for(run.stopped_by), err=True)
     if out is None:
         click.echo("Add --out results.csv to keep one result row per input row.", err=True)
     if interrupted:

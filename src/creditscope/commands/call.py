@@ -18,14 +18,12 @@ import click
 from pydantic import BaseModel
 
 from creditscope import operations
+from creditscope.commands.remedies import EXIT_USAGE
 
 if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
     from creditscope.client.client import DataClient
     from creditscope.client.records import CallRecord, Result
 
-EXIT_USAGE = 2
-EXIT_API = 3
-EXIT_TRANSPORT = 4
 MAX_COLUMNS = 8
 
 
@@ -153,12 +151,8 @@ def command(
     refresh: bool, offline: bool, dry_run: bool, allow_unknown_place: bool,
 ) -> None:
     """Call one operation and print the result."""
-    from creditscope.client.errors import (
-        ApiError,
-        BudgetExceeded,
-        CreditscopeError,
-        InvalidRequest,
-    )
+    from creditscope.client.errors import CreditscopeError
+    from creditscope.commands.remedies import report
     from creditscope.commands.settings_loading import command_settings
     from creditscope.wiring import build_client
 
@@ -191,13 +185,7 @@ def command(
             return
         result = asyncio.run(_call(client, op_name, params, refresh))
     except CreditscopeError as exc:
-        click.echo(f"error: {exc.title}: {exc}", err=True)
-        if exc.next_step:
-            click.echo(exc.next_step, err=True)
-        local = isinstance(exc, InvalidRequest) and exc.status is None
-        if local or isinstance(exc, BudgetExceeded):
-            ctx.exit(EXIT_USAGE)
-        ctx.exit(EXIT_API if isinstance(exc, ApiError) else EXIT_TRANSPORT)
+        ctx.exit(report(exc))
     finally:
         client.ledger.close()
         if client.cache is not None:

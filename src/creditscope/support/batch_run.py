@@ -59,6 +59,7 @@ class BatchRun:
     spent: int = 0
     rows_done: int = 0
     stopped: str = ""  # why the run stopped early ("" when it did not)
+    stopped_by: CreditscopeError | None = None  # the error that stopped it, if one did
 
     async def run(self) -> None:
         """Send every request not done yet; returns when all are done or the run stops."""
@@ -119,7 +120,9 @@ class BatchRun:
             self.stop(f"the session budget of {self.client.budget} credits is reached")
             return None
         except _STOPPING as exc:
-            self.stop(f"{exc.title.lower()}: {exc.message}")
+            if not self.stopped:
+                self.stopped_by = exc
+            self.stop(exc.message)
             return _failed(exc)
         except CreditscopeError as exc:
             return _failed(exc)

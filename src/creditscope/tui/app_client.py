@@ -105,12 +105,11 @@ class ClientApp(SettingsApp):
         """The data client, once ready. Raises the start-up error if building it failed."""
         await self._client_event.wait()
         if self.client is None:
-            from creditscope.client.errors import CreditscopeError
+            from creditscope.client.errors import ClientUnavailable
 
-            error = CreditscopeError(str(self.client_error or "the data client is not available"))
-            error.title = "Could not start the data client"
-            error.next_step = "Check the base URL in Settings, or use the built-in sandbox."
-            raise error from self.client_error
+            raise ClientUnavailable(
+                str(self.client_error or "the data client is not available")
+            ) from self.client_error
         return self.client
 
     def rebuild_client(self, settings: Settings) -> None:

@@ -32,10 +32,10 @@ def failure_notice(what: str, error: BaseException) -> tuple[str, str]:
         step = ("Check that the file can be read and written and holds valid settings "
                 "(or move it aside), then try again.")
         return f"{what} failed", f"{error}\n{step}"
-    from creditscope.tui.widgets.error_panel import describe
+    from creditscope.tui.remedies import UNEXPECTED, describe, remedy_for
 
     title, code, message, step = describe(error)
-    if title == "Unexpected error":
+    if remedy_for(error) is UNEXPECTED:
         title = f"{what} failed"
     return title, "\n".join(part for part in (code, message, step) if part)
 

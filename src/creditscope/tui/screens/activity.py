@@ -302,7 +302,7 @@ class ActivityScreen(AreaScreen):
             await client.call(record.operation, dict(record.params), refresh=True,
                               confirm_over_budget=True)
         except Exception as error:  # recorded by the client; shown here
-            from creditscope.tui.widgets.error_panel import describe
+            from creditscope.tui.remedies import describe
 
             title, code, message, step = describe(error)
             self.notify(f"{code}\n{message}\n{step}", title=title, severity="error")

@@ -1,9 +1,9 @@
-"""An error shown where the user acted: title, code, message and the next step as buttons."""
+"""An error shown where the user acted: title, code, message and the next step as buttons
+(all from the explorer's remedy table, :mod:`creditscope.tui.remedies`)."""
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 from textual import on
 from textual.app import ComposeResult
@@ -14,50 +14,22 @@ from textual.widgets import Button, Label, Static
 
 from creditscope.client import errors
 from creditscope.client.price_state import credits_text
+from creditscope.tui.remedies import (
+    GO_ONLINE,
+    OPEN_SETTINGS,
+    RETRY,
+    NextStep,
+    describe,
+    remedy_for,
+)
 
-RETRY = "retry"
-OPEN_SETTINGS = "settings"
-GO_ONLINE = "online"
-
-
-@dataclass(frozen=True)
-class NextStep:
-    """A button the panel offers: what it says and the action it asks for."""
-
-    label: str
-    action: str
-    variant: str = "primary"
+__all__ = ["GO_ONLINE", "OPEN_SETTINGS", "RETRY", "ErrorPanel", "NextStep", "describe",
+           "next_steps"]
 
 
 def next_steps(error: BaseException) -> list[NextStep]:
-    """The actions that can fix ``error``, most useful first."""
-    if isinstance(error, errors.InvalidApiKey):
-        return [NextStep("Open settings", OPEN_SETTINGS)]
-    if isinstance(error, errors.OfflineMiss):
-        return [NextStep("Go online", GO_ONLINE)]
-    if isinstance(error, errors.RateLimited | errors.TransportError | errors.ServerError):
-        return [NextStep("Retry", RETRY)]
-    if isinstance(error, errors.InsufficientCredits):
-        return [NextStep("Open settings", OPEN_SETTINGS, "default"), NextStep("Retry", RETRY)]
-    if isinstance(error, errors.InvalidRequest | errors.NotFound):
-        return []  # the fix is in what the user typed
-    return [NextStep("Retry", RETRY)]
-
-
-def describe(error: BaseException) -> tuple[str, str, str, str]:
-    """(title, code line, message, next step) for any exception, ours or not."""
-    if isinstance(error, errors.CreditscopeError):
-        code = " · ".join(
-            part
-            for part in (
-                error.code or "",
-                f"HTTP {error.status}" if error.status else "",
-                f"reason: {error.reason}" if error.reason else "",
-            )
-            if part
-        )
-        return error.title, code, error.message, str(error.next_step)
-    return "Unexpected error", type(error).__name__, str(error), "Retry; if it persists, report it."
+    """The actions that can fix ``error``, most useful first (from the remedy table)."""
+    return list(remedy_for(error).buttons)
 
 
 class ErrorPanel(Vertical):
