@@ -28,6 +28,7 @@ from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings, load_settings, save_settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.navigation import ordered_entries
+from creditscope.tui.textual_patch import shown_notifications
 from pilot_support import settle
 
 FROZEN_NOW = datetime(2025, 3, 14, 12, 30, 0, tzinfo=UTC)
@@ -120,7 +121,7 @@ async def test_a_damaged_cache_is_reported_once_the_client_is_ready(tmp_path: Pa
     app = CreditscopeApp(settings, client_factory=build, clock=lambda: FROZEN_NOW)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
-        shown = [n for n in app._notifications if n.severity == "warning"]
+        shown = [n for n in shown_notifications(app) if n.severity == "warning"]
         assert len(shown) == 1, shown
         assert "cache was damaged" in shown[0].message and shown[0].title == "Storage problem"
         assert list(cache_dir.parent.glob("v1.corrupt-*"))  # set aside, not deleted

@@ -7,6 +7,8 @@ from typing import Any
 from textual.app import App
 from textual.widgets import Button, Static, Tab
 
+from creditscope.tui.textual_patch import shown_notifications
+
 
 def footer_text(app: App[Any]) -> str:
     """The footer's keys as shown: ``^r Refresh · 3 cr  / Location …``."""
@@ -30,6 +32,6 @@ def visible_text(app: App[Any]) -> str:
             elif isinstance(widget, Static):
                 lines.append(str(widget.render()))
     lines.append(footer_text(app))
-    for notification in app._notifications:
+    for notification in shown_notifications(app):
         lines.append(f"{notification.title}: {notification.message}")
     return "\n".join(lines)

@@ -23,6 +23,7 @@ from creditscope.tui.screens.restaurants.overview import OverviewView
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from creditscope.tui.screens.restaurants.reviews_view import ReviewsView
 from creditscope.tui.screens.save_file import SaveFileDialog
+from creditscope.tui.textual_patch import shown_notifications
 from pilot_support import later, settle
 
 from .conftest import SIZE
@@ -47,7 +48,7 @@ def spent(app: CreditscopeApp) -> tuple[int, int]:
 
 
 def notes(app: CreditscopeApp) -> list[str]:
-    return [f"{note.title}: {note.message}" for note in app._notifications]
+    return [f"{note.title}: {note.message}" for note in shown_notifications(app)]
 
 
 async def export_to(pilot: Pilot[Any], path: Path) -> tuple[str, str]:

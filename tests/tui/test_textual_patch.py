@@ -120,3 +120,16 @@ def test_footer_keys_are_read_and_priced_through_the_patch(
 
     monkeypatch.setattr(textual_patch, "applies", lambda: False)
     assert textual_patch.footer_key_fields(key) is None
+
+
+async def test_the_notifications_on_screen_are_read_on_this_textual_only() -> None:
+    from textual.app import App
+
+    from creditscope.tui import textual_patch
+
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        app.notify("kept", title="Saved", severity="warning")
+        await pilot.pause()
+        shown = textual_patch.shown_notifications(app)
+        assert [(n.title, n.message, n.severity) for n in shown] == [("Saved", "kept", "warning")]

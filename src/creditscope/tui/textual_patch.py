@@ -1,7 +1,7 @@
 """The one place the explorer reaches into Textual's internals, for the pinned Textual only.
 
 Three workarounds, each applied only to the Textual version it was read against, and
-one read of an unexported widget (4.).
+two reads of what Textual does not export (4., 5.).
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -36,6 +36,10 @@ would type, price the ones that spend and measure what fits, and sets its
 ``description`` to add the price: :func:`footer_key_fields` and
 :func:`price_footer_key`. On another Textual they see no keys, so the footer shows
 Textual's own, unpriced and unfiltered.
+
+5. The notifications on screen: Textual keeps them in ``App._notifications`` and
+offers no public way to list them. :func:`shown_notifications` reads them, for the
+tests that assert what a person was told (an empty list on any other Textual).
 
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
@@ -164,3 +168,20 @@ def price_footer_key(widget: Widget, description: str) -> None:
     """Make a ``FooterKey`` (not yet mounted) say ``description`` (see 4.)."""
     if applies() and isinstance(widget, FooterKey):
         widget.description = description
+
+
+@dataclass(frozen=True)
+class ShownNotification:
+    """One toast on screen (see 5.)."""
+
+    title: str
+    message: str
+    severity: str
+
+
+def shown_notifications(app: App[object]) -> list[ShownNotification]:
+    """The notifications the app is showing now, oldest first (see 5.)."""
+    if not applies():
+        return []
+    return [ShownNotification(str(n.title), str(n.message), str(n.severity))
+            for n in app._notifications]
