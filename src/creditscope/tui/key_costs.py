@@ -1,4 +1,4 @@
-"""What pressing a key costs, for the footer and the help: ``r Re-check · 10 cr``.
+"""What pressing a key costs, for the footer and the help: ``^r Re-check · N cr``.
 
 A screen (or any widget with bindings) names the keys that spend in
 ``binding_cost(binding_id)``, which returns the same words object a button
@@ -44,9 +44,9 @@ def cost_of_binding(node: Any, binding_id: str | None) -> Priced | None:
 
 
 def with_cost(description: str, cost: Priced | None, *, tight: bool = False) -> str:
-    """``Re-check · 10 cr`` (the description alone when the key is free of charge).
+    """``Re-check · N cr`` (the description alone when the key is free of charge).
 
-    ``tight`` is for an 80-column footer: ``Re-check·10 cr``, ``Search·free``,
+    ``tight`` is for an 80-column footer: ``Re-check·N cr``, ``Search·free``,
     ``Search·offline``, so the free keys after the priced ones still fit."""
     if cost is None:
         return description

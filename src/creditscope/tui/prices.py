@@ -57,8 +57,8 @@ class Quote:
         return self.words().cost
 
     def label(self, action: str, *, refresh: bool = False) -> str:
-        """``"Search · 2 cr"``, ``"Search · cached · free"``, ``"Search · 2 cr · expired"``,
-        ``"Search · stale · free"``, ``"Search · offline · 2 cr online"``."""
+        """``"Search · N cr"``, ``"Search · cached · free"``, ``"Search · N cr · expired"``,
+        ``"Search · stale · free"``, ``"Search · offline · N cr online"``."""
         return self.words(refresh=refresh).label(action)
 
 
@@ -87,7 +87,7 @@ def quote(host: ExplorerHost, operation: str, params: dict[str, Any] | None) -> 
 
 
 def plan_text(price: int, cost: int) -> Content:
-    """``Price: 10 cr``, ``Price: free``, or ``Price: 10 cr · cached, so free now`` (in the
+    """``Price: N cr``, ``Price: free``, or ``Price: N cr · cached, so free now`` (in the
     theme's success text colour, which reads at 4.5:1 on any of its backgrounds)."""
     if cost == 0 and price:
         return Content.from_markup(f"[$text-success]Price: {price} cr · cached, so free now")
@@ -95,12 +95,12 @@ def plan_text(price: int, cost: int) -> Content:
 
 
 def spend_button_text(price: int) -> str:
-    """The confirming button of a spend: ``Spend 10 cr`` or ``Go ahead · free``."""
+    """The confirming button of a spend: ``Spend N cr`` or ``Go ahead · free``."""
     return "Go ahead · free" if price == 0 else f"Spend {price} cr"
 
 
 def costs_sentence(price: int) -> str:
-    """``This costs 10 cr.`` or ``This is free.``"""
+    """``This costs N cr.`` or ``This is free.``"""
     return f"This costs {price} cr." if price else "This is free."
 
 
@@ -120,7 +120,7 @@ def not_sent_text(what: str, price: int) -> str:
 
 
 def charged_text(record: CallRecord) -> str:
-    """A call in the log: ``3 cr``, ``saved 3`` (a cache hit), or ``0``."""
+    """A call in the log: ``N cr``, ``saved 3`` (a cache hit), or ``0``."""
     if record.credits_charged:
         return f"{record.credits_charged} cr"
     if record.credits_saved:
@@ -129,7 +129,7 @@ def charged_text(record: CallRecord) -> str:
 
 
 def spend_note(record: CallRecord) -> Text:
-    """``from the cache · free``, ``stale copy (offline) · free`` or ``charged 10 cr``."""
+    """``from the cache · free``, ``stale copy (offline) · free`` or ``charged N cr``."""
     if record.cache is CacheStatus.HIT:
         return Text("from the cache · free", style="green")
     if record.cache is CacheStatus.STALE:
@@ -138,7 +138,7 @@ def spend_note(record: CallRecord) -> Text:
 
 
 def feed_cost_markup(record: CallRecord) -> str | None:
-    """A feed page's cost (Rich markup): ``cached free``, ``refreshed · 3 cr``, ``3 cr``."""
+    """A feed page's cost (Rich markup): ``cached free``, ``refreshed · N cr``, ``N cr``."""
     if record.cache in (CacheStatus.HIT, CacheStatus.STALE):
         return "[reverse] cached [/reverse] free"
     if record.cache == CacheStatus.REFRESH:

@@ -69,7 +69,7 @@ class AreaScreen(Screen[None]):
     typed where no box has the cursor are typed into it."""
 
     def binding_cost(self, binding_id: str) -> Priced | None:
-        """What the key ``binding_id`` costs ("10 cr", "cached · free"), or None if nothing."""
+        """What the key ``binding_id`` costs ("N cr", "cached · free"), or None if nothing."""
         target = self.SPENDING_KEYS.get(binding_id)
         if target is None:
             return None

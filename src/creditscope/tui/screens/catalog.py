@@ -38,7 +38,7 @@ def description_width(table_width: int, rows: list[Row]) -> int | None:
 
 
 def detail_text(row: Row) -> Text:
-    """One endpoint in full: ``Provider · GET /path · 3 cr``, then its whole description."""
+    """One endpoint in full: ``Provider · GET /path · N cr``, then its whole description."""
     provider, method, path, credits, description = row
     text = Text.assemble((provider, "bold"), " · ", (f"{method} {path}", "bold"), " · ", credits)
     text.append("\n")

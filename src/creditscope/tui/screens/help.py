@@ -1,7 +1,7 @@
 """The help screen: every key of the current screen and the global ones.
 
 Generated from the active bindings (after the user's keymap), never written by hand;
-a key that spends shows its price as the footer does ("Re-check · 10 cr"). The
+a key that spends shows its price as the footer does ("Re-check · N cr"). The
 window fits the terminal and its tables scroll inside its border.
 """
 

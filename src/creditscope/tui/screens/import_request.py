@@ -94,7 +94,7 @@ def describe(imported: ImportedRequest) -> Text:
 
 
 def price_line(client: DataClient, imported: ImportedRequest) -> Content:
-    """``Price: 10 cr`` or ``Price: 10 cr · cached, so free now``, from the client's plan."""
+    """``Price: N cr`` or ``Price: N cr · cached, so free now``, from the client's plan."""
     plan = client.plan(imported.operation, dict(imported.params))
     return plan_text(plan.price, plan.cost)
 

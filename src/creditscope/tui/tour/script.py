@@ -97,7 +97,7 @@ class Scene:
 
 
 def live(host: ExplorerHost, operation: str) -> str:
-    """``3 cr live``: what ``operation`` costs on the service (the client's price table)."""
+    """``N cr live``: what ``operation`` costs on the service (the client's price table)."""
     return f"{credits_text(price_of(host, operation))} live"
 
 

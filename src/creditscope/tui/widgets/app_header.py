@@ -11,7 +11,7 @@ from creditscope.tui.widgets.credit_meter import CreditMeter
 
 
 class AppHeader(Horizontal):
-    """One line: ``creditscope  SANDBOX ............ 12 cr spent · 4 cr saved · 9 988 left``."""
+    """One line: ``creditscope  SANDBOX ............ N cr spent · N cr saved · 9 988 left``."""
 
     def compose(self) -> ComposeResult:
         """The name, the badge, a spacer and the meter."""

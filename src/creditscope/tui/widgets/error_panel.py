@@ -90,7 +90,7 @@ class ErrorPanel(Vertical):
         self.display = True
 
     def _priced(self, label: str, action: str) -> str:
-        """``Retry · 2 cr``, ``Go online · 10 cr``: a button that sends says what it costs."""
+        """``Retry · N cr``, ``Go online · N cr``: a button that sends says what it costs."""
         if action in (RETRY, GO_ONLINE) and self.price is not None:
             return f"{label} · {credits_text(self.price)}"
         return label

@@ -1,6 +1,6 @@
 """Textual's footer, with prices and without keys that would type, minus its leak.
 
-- A key that spends says so: ``r Re-check · 10 cr`` (see :mod:`creditscope.tui.key_costs`).
+- A key that spends says so: ``^r Re-check · N cr`` (see :mod:`creditscope.tui.key_costs`).
 - While a text box has focus, a key it would type (``/``, ``c``) is not offered.
 - Keys it rebuilt are let go of. Each ``FooterKey`` is data-bound to the footer's
   ``compact``, and Textual forgets the bindings of removed keys only when that

@@ -1,5 +1,5 @@
-"""A button that says what pressing it costs: "Look up · 10 cr", "Look up · cached · free",
-"Look up · 10 cr · cached copy expired", "Refresh · 10 cr" (see :mod:`creditscope.tui.prices`).
+"""A button that says what pressing it costs: "Look up · N cr", "Look up · cached · free",
+"Look up · N cr · expired", "Refresh · N cr" (see :mod:`creditscope.tui.prices`).
 
 Give it the operation, and keep its params current as the user types::
 
@@ -25,7 +25,7 @@ from creditscope.tui.prices import quote
 class PriceButton(Button):
     """A button labelled with the price of its request, kept current as params change."""
 
-    # Shown in the footer with the button's price while it has the cursor: "⏎ Press · 5 cr".
+    # Shown in the footer with the button's price while it has the cursor: "⏎ Press · N cr".
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "press", "Press", id="price_button.press"),
     ]

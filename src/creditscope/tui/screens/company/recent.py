@@ -19,7 +19,7 @@ RECENT_LIMIT = 15
 
 def recent_label(params: dict[str, Any], now: Quote) -> str:
     """``"Northwind Labs Ltd · northwind-labs.co.uk · cached · free"``; past its TTL the
-    entry is fetched (and charged) again online (``"… · 10 cr · expired"``), and shown
+    entry is fetched (and charged) again online (``"… · N cr · expired"``), and shown
     free, marked stale, offline."""
     parts = [str(params.get("name", ""))]
     if params.get("website"):

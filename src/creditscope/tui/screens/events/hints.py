@@ -18,7 +18,7 @@ INVALID_FIELDS = {
 
 def first_visit_offer(price: str | None) -> str:
     """The empty feed of a first visit on the sandbox: the guided tour, or a sample search
-    at its live price (``price``: "3 cr"; None while the client starts)."""
+    at its live price (``price``: "N cr"; None while the client starts)."""
     cost = f"{price} live, free on the sandbox" if price else "free on the sandbox"
     return (f"New here? Press F2 for a guided tour, or Enter to search {SAMPLE_PLACE} "
             f"({cost}).\n{EMPTY_START}")

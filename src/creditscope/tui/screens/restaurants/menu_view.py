@@ -74,7 +74,7 @@ def render_sections(sections: list[MenuSection], currency: str | None) -> Render
 
 
 class MenuView(RestaurantPart):
-    """The restaurant's current menu (5 cr); the diet filter and text search are free."""
+    """The restaurant's current menu (N cr); the diet filter and text search are free."""
 
     operation: ClassVar[str] = "restaurants/menu"
     title: ClassVar[str] = "Menu"

@@ -85,7 +85,7 @@ def open_now_text(is_open: bool | None, zone: str | None, local: datetime) -> Te
 
 
 class OverviewView(RestaurantPart):
-    """The restaurant's listing (details, 2 cr)."""
+    """The restaurant's listing (details, N cr)."""
 
     operation: ClassVar[str] = "restaurants/details"
     title: ClassVar[str] = "Overview"

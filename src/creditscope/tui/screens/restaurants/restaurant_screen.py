@@ -32,8 +32,8 @@ EXPORT_NAMES = {"overview": "restaurant", "menu": "menu", "reviews": "reviews"} 
 
 
 def tab_label(title: str, now: Quote | None, loaded: bool) -> str:
-    """What a part's tab says: its price until opened ("Menu · 5 cr"), then "Menu · cached";
-    an expired copy costs again ("Menu · 5 cr · cached copy expired")."""
+    """What a part's tab says: its price until opened ("Menu · N cr"), then "Menu · cached";
+    an expired copy costs again ("Menu · N cr · expired")."""
     if loaded:
         return f"{title} · cached"
     if now is None:  # the client is still starting

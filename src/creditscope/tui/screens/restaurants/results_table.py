@@ -204,7 +204,7 @@ class RestaurantResults(DataTable[Any]):
         return self.open_price() if binding_id == "restaurants.open" else None
 
     def watch_cursor_coordinate(self, old: Coordinate, new: Coordinate) -> None:
-        """The footer's "⏎ Open · 2 cr" follows the highlighted row (it may be cached)."""
+        """The footer's "⏎ Open · N cr" follows the highlighted row (it may be cached)."""
         super().watch_cursor_coordinate(old, new)
         self.screen.refresh_bindings()
 

@@ -73,7 +73,7 @@ def render_reviews(reviews: list[Review]) -> RenderableType:
 
 
 class ReviewsView(RestaurantPart):
-    """Recent reviews (3 cr); a new limit is a new request, priced on its button."""
+    """Recent reviews (N cr); a new limit is a new request, priced on its button."""
 
     operation: ClassVar[str] = "restaurants/reviews"
     title: ClassVar[str] = "Reviews"
