@@ -12,27 +12,16 @@ from typing import Any
 import httpx
 from click.testing import CliRunner, Result
 
+from client_fakes import InstantRetry  # one retry double for every test folder
 from creditscope.cli import main
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
-from creditscope.client.retry import RetryPolicy
 
 LIVE_URL = "https://api.example.test"
 CANARY_KEY = "sk_live_SECRET_canary_9f3a"
 
 Answer = httpx.Response | Exception | Callable[[httpx.Request], httpx.Response]
-
-
-class InstantRetry(RetryPolicy):
-    """The real retry rules with no waiting; remembers the delays it was asked for."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.delays: list[float] = []
-
-    async def sleep(self, seconds: float) -> None:
-        self.delays.append(seconds)
 
 
 @dataclass
