@@ -24,101 +24,15 @@ import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 from creditscope.client.cache import set_aside
-from creditscope.client.records import UNEXPLAINED, CallRecord
+from creditscope.client.ledger_file import INSERT, open_ledger_file, readable_rows
+from creditscope.client.ledger_totals import Point, PossibleCharge, Totals
+from creditscope.client.records import CallRecord
 from creditscope.client.session import Reservation, SpendSession
-from creditscope.private_files import private_database, private_directory
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS calls (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session TEXT NOT NULL,
-    at TEXT NOT NULL,
-    operation TEXT NOT NULL,
-    status INTEGER,
-    cache TEXT NOT NULL,
-    credits_charged INTEGER NOT NULL,
-    credits_saved INTEGER NOT NULL,
-    error_code TEXT,
-    remaining INTEGER,
-    account TEXT
-);
-CREATE INDEX IF NOT EXISTS calls_session ON calls (session);
-CREATE TABLE IF NOT EXISTS in_flight (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    session TEXT NOT NULL,
-    started TEXT NOT NULL,
-    abandoned_after REAL NOT NULL
-);
-CREATE TABLE IF NOT EXISTS settled (
-    account TEXT PRIMARY KEY,
-    balance INTEGER NOT NULL,
-    position INTEGER NOT NULL,
-    at TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS possible_charges (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    account TEXT NOT NULL,
-    session TEXT NOT NULL,
-    at TEXT NOT NULL,
-    operation TEXT NOT NULL,
-    credits INTEGER NOT NULL
-);
-"""
-_OLD_COLUMNS = (
-    "session, at, operation, status, cache, credits_charged, credits_saved, error_code, remaining"
-)
-_COLUMNS = _OLD_COLUMNS + ", account"
-_INSERT = f"INSERT INTO calls ({_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
-# A balance the service reported at a quiet moment, the ledger position it covers, when.
-Point = tuple[int, int, datetime]
-
-
-@dataclass
-class OperationTotals:
-    """Spend, savings and outcomes for one operation."""
-
-    spent: int = 0
-    saved: int = 0
-    calls: int = 0
-    errors: int = 0
-
-
-@dataclass(frozen=True)
-class PossibleCharge:
-    """An attempt whose answer was lost after the request left: maybe charged."""
-
-    id: int
-    account: str
-    session: str
-    at: datetime
-    operation: str
-    credits: int
-
-
-@dataclass
-class Totals(OperationTotals):
-    """Totals over a session or a lifetime, with a per-operation breakdown."""
-
-    by_operation: dict[str, OperationTotals] = field(default_factory=dict)
-    remaining: int | None = None  # latest balance the service reported
-    unexplained: int = 0  # part of ``spent``: balance falls no recorded call explains
-    possibly_charged: int = 0  # not in ``spent``: lost answers a later balance will settle
-
-    def add(self, operation: str, spent: int, saved: int, failed: bool) -> None:
-        """Count one call."""
-        row = self.by_operation.setdefault(operation, OperationTotals())
-        for target in (self, row):
-            target.spent += spent
-            target.saved += saved
-            target.calls += 1
-            target.errors += int(failed)
-        if operation == UNEXPLAINED:
-            self.unexplained += spent
+from creditscope.private_files import private_directory
 
 
 class CreditLedger:
@@ -142,21 +56,21 @@ class CreditLedger:
         if path is not None:
             private_directory(path.parent)  # 0700 when this creates it
             try:
-                self._db = _open(path)
+                self._db = open_ledger_file(path)
             except sqlite3.Error as exc:
                 self._db = self._rebuild(path, exc)
 
     def _rebuild(self, path: Path, problem: sqlite3.Error) -> sqlite3.Connection:
         """Set a damaged ledger aside, start a new one, and carry over every readable row."""
-        rows = _readable_rows(path)
+        rows = readable_rows(path)
         moved = set_aside(path)
         for suffix in ("-wal", "-shm"):  # they belong to the damaged file, not the new one
             side = path.with_name(path.name + suffix)
             if side.exists():
                 side.rename(moved.with_name(moved.name + suffix))
-        db = _open(path)
+        db = open_ledger_file(path)
         if rows:
-            db.executemany(_INSERT, rows)
+            db.executemany(INSERT, rows)
             db.commit()
             kept = f"{len(rows)} recorded calls were readable and carried over"
         else:
@@ -205,7 +119,7 @@ class CreditLedger:
         self.session.notify(rec)
 
     def _insert(self, row: tuple[object, ...]) -> None:
-        self._write(_INSERT, row)
+        self._write(INSERT, row)
 
     def _write(self, sql: str, args: tuple[object, ...]) -> int | None:
         """Run one write and commit it; returns the new row id, or None if it failed."""
@@ -468,14 +382,8 @@ class CreditLedger:
             ).fetchone()
         totals = Totals(remaining=latest[0] if latest else None)
         for operation, spent, saved, calls, errors in rows:
-            row = OperationTotals(int(spent or 0), int(saved or 0), int(calls), int(errors or 0))
-            totals.by_operation[operation] = row
-            totals.spent += row.spent
-            totals.saved += row.saved
-            totals.calls += row.calls
-            totals.errors += row.errors
-            if operation == UNEXPLAINED:
-                totals.unexplained += row.spent
+            totals.add(operation, int(spent or 0), int(saved or 0), int(errors or 0),
+                       calls=int(calls))
         return totals
 
     def close(self) -> None:
@@ -484,44 +392,3 @@ class CreditLedger:
             if self._db is not None:
                 self._db.close()
                 self._db = None
-
-
-def _open(path: Path) -> sqlite3.Connection:
-    """Open (or create) the ledger file and check it is sound; raises sqlite3.Error if not."""
-    private_database(path)  # 0700 directory, 0600 file
-    db = sqlite3.connect(str(path), check_same_thread=False, timeout=10)
-    try:
-        db.execute("PRAGMA journal_mode=WAL")
-        # WAL + NORMAL: no fsync per call; a crash loses at most the last few rows.
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.executescript(_SCHEMA)
-        columns = {row[1] for row in db.execute("PRAGMA table_info(calls)")}
-        if "account" not in columns:  # a ledger from before accounts were named
-            db.execute("ALTER TABLE calls ADD COLUMN account TEXT")
-        db.execute("CREATE INDEX IF NOT EXISTS calls_account ON calls (account)")
-        db.commit()
-        check = db.execute("PRAGMA quick_check").fetchone()
-        if check is None or check[0] != "ok":
-            raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
-        db.execute("SELECT COUNT(*), SUM(credits_charged) FROM calls").fetchone()
-    except BaseException:
-        db.close()
-        raise
-    return db
-
-
-def _readable_rows(path: Path) -> list[tuple[object, ...]]:
-    """Every row of the ``calls`` table that can still be read from a damaged ledger."""
-    try:
-        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2)
-    except sqlite3.Error:
-        return []
-    try:
-        for columns in (_COLUMNS, f"{_OLD_COLUMNS}, NULL"):  # NULL: an old file's rows
-            try:
-                return db.execute(f"SELECT {columns} FROM calls ORDER BY id").fetchall()
-            except sqlite3.Error:
-                continue
-        return []
-    finally:
-        db.close()

@@ -43,7 +43,8 @@ import threading
 from collections import Counter
 from datetime import UTC, datetime
 
-from creditscope.client.ledger import CreditLedger, Point, PossibleCharge
+from creditscope.client.ledger import CreditLedger
+from creditscope.client.ledger_totals import Point, PossibleCharge
 from creditscope.client.records import UNEXPLAINED, CacheStatus, CallRecord
 
 

@@ -7,7 +7,8 @@ from dataclasses import asdict
 
 import click
 
-from creditscope.client.ledger import CreditLedger, Totals
+from creditscope.client.ledger import CreditLedger
+from creditscope.client.ledger_totals import Totals
 
 
 def _thousands(value: int) -> str:

@@ -14,17 +14,7 @@ from zoneinfo import ZoneInfo
 from creditscope import models
 from creditscope.gazetteer import City, distance_km, load_gazetteer, parse_point
 from creditscope.sandbox import money
-from creditscope.sandbox.dishes import (
-    CUISINES,
-    DISHES,
-    DRINKS,
-    FEATURES,
-    LOCAL_CUISINE,
-    LOCAL_WEIGHT,
-    NAME_PATTERNS,
-    NAME_WORDS,
-    REVIEW_TEXTS,
-)
+from creditscope.sandbox.dishes import CUISINES, DISHES, DRINKS
 from creditscope.sandbox.places import (
     display_name,
     distinct,
@@ -34,6 +24,14 @@ from creditscope.sandbox.places import (
     street_address,
 )
 from creditscope.sandbox.problems import not_found
+from creditscope.sandbox.restaurant_words import (
+    FEATURES,
+    LOCAL_CUISINE,
+    LOCAL_WEIGHT,
+    NAME_PATTERNS,
+    NAME_WORDS,
+    REVIEW_TEXTS,
+)
 from creditscope.sandbox.seeding import rng_for, stable_hash
 
 DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

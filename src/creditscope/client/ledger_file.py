@@ -1,0 +1,96 @@
+"""The ledger's SQLite file: its schema, opening it soundly, and salvaging a damaged one.
+
+:class:`creditscope.client.ledger.CreditLedger` owns what the rows mean; this module
+owns how they are stored (WAL, 0600, an index per account, the ``account`` column
+added to a file from before accounts were named).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from creditscope.private_files import private_database
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS calls (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session TEXT NOT NULL,
+    at TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    status INTEGER,
+    cache TEXT NOT NULL,
+    credits_charged INTEGER NOT NULL,
+    credits_saved INTEGER NOT NULL,
+    error_code TEXT,
+    remaining INTEGER,
+    account TEXT
+);
+CREATE INDEX IF NOT EXISTS calls_session ON calls (session);
+CREATE TABLE IF NOT EXISTS in_flight (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    session TEXT NOT NULL,
+    started TEXT NOT NULL,
+    abandoned_after REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS settled (
+    account TEXT PRIMARY KEY,
+    balance INTEGER NOT NULL,
+    position INTEGER NOT NULL,
+    at TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS possible_charges (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    account TEXT NOT NULL,
+    session TEXT NOT NULL,
+    at TEXT NOT NULL,
+    operation TEXT NOT NULL,
+    credits INTEGER NOT NULL
+);
+"""
+OLDCOLUMNS = (
+    "session, at, operation, status, cache, credits_charged, credits_saved, error_code, remaining"
+)
+COLUMNS = OLDCOLUMNS + ", account"
+INSERT = f"INSERT INTO calls ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+
+
+def open_ledger_file(path: Path) -> sqlite3.Connection:
+    """Open (or create) the ledger file and check it is sound; raises sqlite3.Error if not."""
+    private_database(path)  # 0700 directory, 0600 file
+    db = sqlite3.connect(str(path), check_same_thread=False, timeout=10)
+    try:
+        db.execute("PRAGMA journal_mode=WAL")
+        # WAL + NORMAL: no fsync per call; a crash loses at most the last few rows.
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.executescript(SCHEMA)
+        columns = {row[1] for row in db.execute("PRAGMA table_info(calls)")}
+        if "account" not in columns:  # a ledger from before accounts were named
+            db.execute("ALTER TABLE calls ADD COLUMN account TEXT")
+        db.execute("CREATE INDEX IF NOT EXISTS calls_account ON calls (account)")
+        db.commit()
+        check = db.execute("PRAGMA quick_check").fetchone()
+        if check is None or check[0] != "ok":
+            raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
+        db.execute("SELECT COUNT(*), SUM(credits_charged) FROM calls").fetchone()
+    except BaseException:
+        db.close()
+        raise
+    return db
+
+
+def readable_rows(path: Path) -> list[tuple[object, ...]]:
+    """Every row of the ``calls`` table that can still be read from a damaged ledger."""
+    try:
+        db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=2)
+    except sqlite3.Error:
+        return []
+    try:
+        for columns in (COLUMNS, f"{OLDCOLUMNS}, NULL"):  # NULL: an old file's rows
+            try:
+                return db.execute(f"SELECT {columns} FROM calls ORDER BY id").fetchall()
+            except sqlite3.Error:
+                continue
+        return []
+    finally:
+        db.close()
