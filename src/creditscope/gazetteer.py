@@ -18,17 +18,22 @@ import bisect
 import gzip
 import math
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
 
+from creditscope.geo import distance_km as distance_km  # where callers have always found it
+from creditscope.geo import (
+    dot_km,
+    ring_bound_km,
+    ring_cells,
+    unit_vector,
+)
+from creditscope.geo import parse_point as parse_point
 from creditscope.text_folding import fold
 
-_POINT = re.compile(r"^\s*([-+]?\d{1,2}(?:\.\d+)?)\s*[, ]\s*([-+]?\d{1,3}(?:\.\d+)?)\s*$")
 _KEY = re.compile(r"^[a-z0-9-]+_[a-z]{2}(?:-\d+)?$")
-EARTH_RADIUS_KM = 6371.0088
-KM_PER_DEGREE = math.pi * EARTH_RADIUS_KM / 180
 DATA_DIR = Path(__file__).resolve().parent / "data"
 CITIES_FILE = "cities.tsv.gz"
 # Places below this many people are towns: a point within a larger city's reach
@@ -88,25 +93,6 @@ class Country:
     name: str
     currency: str
     calling_code: str
-
-
-def distance_km(lat1: float, lng1: float, lat2: float, lng2: float) -> float:
-    """Great-circle (haversine) distance in kilometres."""
-    p1, p2 = math.radians(lat1), math.radians(lat2)
-    dp, dl = p2 - p1, math.radians(lng2 - lng1)
-    a = math.sin(dp / 2) ** 2 + math.cos(p1) * math.cos(p2) * math.sin(dl / 2) ** 2
-    return 2 * EARTH_RADIUS_KM * math.asin(min(1.0, math.sqrt(a)))
-
-
-def parse_point(text: str) -> tuple[float, float] | None:
-    """``"38.72, -9.14"`` -> ``(38.72, -9.14)``; None unless it is a valid lat/lng pair."""
-    found = _POINT.match(text)
-    if not found:
-        return None
-    lat, lng = float(found.group(1)), float(found.group(2))
-    if not (-90 <= lat <= 90 and -180 <= lng <= 180):
-        return None
-    return lat, lng
 
 
 class Gazetteer:
@@ -170,7 +156,7 @@ class Gazetteer:
         grid: dict[tuple[int, int], list[tuple[int, float, float, float]]] = {}
         for rank, city in enumerate(self.cities):
             cell = (math.floor(city.lat), math.floor(city.lng) % 360)
-            grid.setdefault(cell, []).append((rank, *_unit_vector(city.lat, city.lng)))
+            grid.setdefault(cell, []).append((rank, *unit_vector(city.lat, city.lng)))
         return grid
 
     def is_capital(self, city: City) -> bool:
@@ -305,7 +291,7 @@ class Gazetteer:
         row, column = math.floor(lat), math.floor(lng)
         covering = [
             self.cities[rank]
-            for cell in _ring(row, column, 1, include_inside=True)
+            for cell in ring_cells(row, column, 1, include_inside=True)
             for rank, *_ in self._grid.get(cell, ())
             if self.cities[rank].population > closest.population
             and distance_km(lat, lng, self.cities[rank].lat, self.cities[rank].lng)
@@ -315,13 +301,13 @@ class Gazetteer:
 
     def _closest_rank(self, lat: float, lng: float) -> int:
         """The rank of the place closest to the point, searching the grid ring by ring."""
-        x, y, z = _unit_vector(lat, lng)
+        x, y, z = unit_vector(lat, lng)
         row, column = math.floor(lat), math.floor(lng)
         best, best_dot = -1, -2.0
         for ring in range(_NEAR_RINGS + 1):
-            if best >= 0 and _ring_bound_km(lat, ring) > _dot_km(best_dot):
+            if best >= 0 and ring_bound_km(lat, ring) > dot_km(best_dot):
                 return best
-            for cell in _ring(row, column, ring):
+            for cell in ring_cells(row, column, ring):
                 for rank, cx, cy, cz in self._grid.get(cell, ()):
                     dot = x * cx + y * cy + z * cz
                     if dot > best_dot or (dot == best_dot and rank < best):
@@ -345,45 +331,6 @@ def _size_order(city: City) -> tuple[int, str, str]:
     """Most populous first; ties by name and country, then as the data file lists them
     (a stable sort: same-sized namesakes keep their keys)."""
     return (-city.population, city.name, city.country_code)
-
-
-def _ring(
-    row: int, column: int, ring: int, *, include_inside: bool = False
-) -> Iterator[tuple[int, int]]:
-    """The 1-degree cells ``ring`` cells away from (row, column) (or within, with
-    ``include_inside``), longitude wrapping round."""
-    seen: set[tuple[int, int]] = set()
-    for dr in range(-ring, ring + 1):
-        for dc in range(-ring, ring + 1):
-            if not include_inside and max(abs(dr), abs(dc)) != ring:
-                continue
-            cell = (row + dr, (column + dc) % 360)
-            if cell not in seen and -90 <= cell[0] < 90:
-                seen.add(cell)
-                yield cell
-
-
-def _ring_bound_km(lat: float, ring: int) -> float:
-    """No place in a cell ``ring`` or more rings away is closer than this."""
-    if ring <= 1:
-        return 0.0
-    steps = ring - 1  # whole degrees between the point and the nearest such cell
-    by_latitude = steps * KM_PER_DEGREE
-    widest = min(90.0, abs(lat) + ring + 1)  # meridians converge: the smallest gap
-    by_longitude = (
-        2 * EARTH_RADIUS_KM
-        * math.asin(min(1.0, math.cos(math.radians(widest)) * math.sin(math.radians(steps) / 2)))
-    )
-    return min(by_latitude, by_longitude)
-
-
-def _dot_km(dot: float) -> float:
-    return EARTH_RADIUS_KM * math.acos(max(-1.0, min(1.0, dot)))
-
-
-def _unit_vector(lat: float, lng: float) -> tuple[float, float, float]:
-    p, lam = math.radians(lat), math.radians(lng)
-    return (math.cos(p) * math.cos(lam), math.cos(p) * math.sin(lam), math.sin(p))
 
 
 @lru_cache(maxsize=4096)
