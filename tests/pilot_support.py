@@ -31,8 +31,5 @@ def steady_credit_meter(monkeypatch: pytest.MonkeyPatch) -> None:
 def later(app: Any, seconds: float = 60.0) -> None:
     """Let the spend guard believe ``seconds`` have passed: answers are no longer "moments"
     old and the last press is long done (a refresh pays on its first press)."""
-    import time
-
-    shift = seconds + (getattr(app.spend_guard, "_shift", 0.0))
-    app.spend_guard._shift = shift
-    app.spend_guard.clock = lambda: time.monotonic() + shift
+    before = app.spend_guard.clock
+    app.spend_guard.clock = lambda: before() + seconds

@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual.content import Content
 
-from creditscope.client.price_state import PriceState, PriceWords, price_state
+from creditscope.client.price_state import PriceWords, price_state
 from creditscope.client.price_state import credits_text as credits_text  # screens' one import
 from creditscope.client.records import CacheStatus, CallRecord
 
@@ -45,11 +45,6 @@ class Quote:
         """The request's state and price, in the words every label uses."""
         return PriceWords(price_state(self.state, price=self.price, offline=self.offline,
                                       refresh=refresh), self.price)
-
-    @property
-    def free_from_cache(self) -> bool:
-        """True when the cache answers for nothing (fresh, or stale while offline)."""
-        return self.words().state in (PriceState.CACHED, PriceState.STALE_OFFLINE)
 
     @property
     def cost(self) -> int:
