@@ -174,8 +174,16 @@ class Tab:
     async def keys(self, *keys: str, pause: float = 0.3) -> None:
         """Type ``keys`` one message each (Escape needs a pause, or it reads as Alt+key)."""
         for key in keys:
+            mark = self.mark()
             await self.websocket.send_str(json.dumps(["stdin", key]))
             await asyncio.sleep(pause)
+            if key == "\x1b":
+                # A loaded machine may read Escape and the next key as one Alt+key: wait
+                # for the frame Escape paints (or a second) before the next key.
+                deadline = time.monotonic() + 1.0
+                while self.mark() == mark and time.monotonic() < deadline:
+                    await asyncio.sleep(0.05)
+                await asyncio.sleep(0.1)
 
     async def resize(self, width: int, height: int) -> None:
         await self.websocket.send_str(json.dumps(["resize", {"width": width, "height": height}]))
