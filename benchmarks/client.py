@@ -21,6 +21,7 @@ from pathlib import Path
 
 import httpx
 
+from creditscope import operations
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
@@ -52,10 +53,10 @@ async def run(iterations: int) -> dict[str, float]:
         async with client, raw:
 
             async def through_client() -> None:
-                await client.search_restaurants(**PARAMS, refresh=True)
+                await client.call(operations.RESTAURANT_SEARCH, PARAMS, refresh=True)
 
             async def cache_hit() -> None:
-                await client.search_restaurants(**PARAMS)
+                await client.call(operations.RESTAURANT_SEARCH, PARAMS)
 
             async def raw_httpx() -> None:
                 response = await raw.get(

@@ -6,6 +6,10 @@ Everything reads it from here: the client's validation, pricing and cache TTLs,
 the sandbox's query checks, catalog and charging, the TTL settings, the batch
 columns and the CLI's operation names. A new operation is a new row (and its
 models); see ARCHITECTURE.md, "A new operation".
+
+Each row is also a typed constant (``RESTAURANT_SEARCH: Operation[RestaurantSearch]``):
+``DataClient.call(RESTAURANT_SEARCH, ...)`` returns ``Result[RestaurantSearch]``, so mypy
+checks what a caller reads from the answer.
 """
 
 from __future__ import annotations
@@ -13,14 +17,17 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
 from creditscope import models
 
+# The model an operation answers with (``Operation[models.Menu]``).
+ResponseT = TypeVar("ResponseT", bound=BaseModel)
+
 # What a batch writes from one answer: key column -> value; the params are the request's.
-KeyReader = Callable[[Any, Mapping[str, Any]], dict[str, Any]]
+KeyReader = Callable[[ResponseT, Mapping[str, Any]], dict[str, Any]]
 
 MINUTE = 60
 HOUR = 60 * MINUTE
@@ -28,22 +35,22 @@ DAY = 24 * HOUR
 
 
 @dataclass(frozen=True)
-class Operation:
-    """One endpoint of the data API."""
+class Operation(Generic[ResponseT]):
+    """One endpoint of the data API, typed by the model it answers with."""
 
     name: str  # the path without its leading slash, e.g. "restaurants/search"
     method: str
     credits: int  # price per successful request; 0 for the public endpoints
     requires_key: bool
     ttl: int | None  # default cache lifetime in seconds; None = never cached
-    response_model: type[BaseModel]
+    response_model: type[ResponseT]
     request_model: type[models.RequestModel]  # query parameters (GET) or body (POST)
     title: str  # what a user calls it
     description: str
     # The columns `creditscope batch` writes from an answer, and how it reads them
     # (None: each column is the answer's attribute of that name).
     key_fields: tuple[str, ...] = ()
-    read_keys: KeyReader | None = None
+    read_keys: KeyReader[ResponseT] | None = None
 
     @property
     def path(self) -> str:
@@ -58,7 +65,7 @@ class Operation:
         """The settings field that overrides this operation's TTL, e.g. ``restaurants_search``."""
         return self.name.replace("/", "_").replace("-", "_")
 
-    def keys_of(self, answer: Any, params: Mapping[str, Any]) -> dict[str, Any]:
+    def keys_of(self, answer: ResponseT, params: Mapping[str, Any]) -> dict[str, Any]:
         """The key fields of ``answer`` (a ``response_model``) for a batch's output row."""
         if self.read_keys is not None:
             return self.read_keys(answer, params)
@@ -111,72 +118,82 @@ def _provider_keys(data: models.ProviderRequestCreated, _: Mapping[str, Any]) ->
     return {"ok": data.ok, "request_id": data.id}
 
 
-OPERATIONS: tuple[Operation, ...] = (
-    Operation(
-        "ticketing/discovery", "GET", 3, True, 10 * MINUTE, models.EventFeed,
-        models.EventFeedQuery,
-        "Events near a point",
-        "Feed of ticketed events near a latitude/longitude: venue, dates, lineup and lead price.",
-        ("events", "first_event"), _event_keys,
-    ),
-    Operation(
-        "professional_network/find_company", "POST", 10, True, 7 * DAY, models.CompanyLookup,
-        models.FindCompanyRequest,
-        "Find a company page",
-        "Finds a company's page on a professional network from its name (and website) "
-        "and grades the candidates.",
-        ("matches", "best_match", "best_match_url", "confidence", "name_similarity",
-         "website_match"), _company_keys,
-    ),
-    Operation(
-        "restaurants/search", "GET", 2, True, HOUR, models.RestaurantSearch,
-        models.RestaurantSearchQuery,
-        "Search restaurants",
-        "Restaurants near a location, optionally filtered by cuisine.",
-        ("total", "top_result", "top_result_id"), _search_keys,
-    ),
-    Operation(
-        "restaurants/details", "GET", 2, True, DAY, models.RestaurantDetails,
-        models.RestaurantQuery,
-        "Restaurant details",
-        "Full listing of one restaurant: address, phone, website, hours, features.",
-        ("name", "rating", "address"),
-    ),
-    Operation(
-        "restaurants/menu", "GET", 5, True, DAY, models.Menu,
-        models.RestaurantQuery,
-        "Restaurant menu",
-        "Full current menu with sections, prices, dietary tags and popular items.",
-        ("currency", "sections", "items"), _menu_keys,
-    ),
-    Operation(
-        "restaurants/reviews", "GET", 3, True, HOUR, models.Reviews,
-        models.ReviewsQuery,
-        "Restaurant reviews",
-        "Recent diner reviews with ratings, dates and helpful votes.",
-        ("total", "average_rating"),
-    ),
-    Operation(
-        "catalog", "GET", 0, False, DAY, models.Catalog,
-        models.NoParameters,
-        "Catalog",
-        "Every provider and endpoint with its credit price. Public.",
-        ("providers", "endpoints"), _catalog_keys,
-    ),
-    Operation(
-        "provider-requests", "POST", 0, False, None, models.ProviderRequestCreated,
-        models.ProviderRequest,
-        "Request a provider",
-        "Ask for coverage of an app or site not yet supported. Public.",
-        ("ok", "request_id"), _provider_keys,
-    ),
+EVENTS: Operation[models.EventFeed] = Operation(
+    "ticketing/discovery", "GET", 3, True, 10 * MINUTE, models.EventFeed,
+    models.EventFeedQuery,
+    "Events near a point",
+    "Feed of ticketed events near a latitude/longitude: venue, dates, lineup and lead price.",
+    ("events", "first_event"), _event_keys,
 )
 
-BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}
-BY_PATH: dict[str, Operation] = {op.path: op for op in OPERATIONS}
+FIND_COMPANY: Operation[models.CompanyLookup] = Operation(
+    "professional_network/find_company", "POST", 10, True, 7 * DAY, models.CompanyLookup,
+    models.FindCompanyRequest,
+    "Find a company page",
+    "Finds a company's page on a professional network from its name (and website) "
+    "and grades the candidates.",
+    ("matches", "best_match", "best_match_url", "confidence", "name_similarity",
+     "website_match"), _company_keys,
+)
+
+RESTAURANT_SEARCH: Operation[models.RestaurantSearch] = Operation(
+    "restaurants/search", "GET", 2, True, HOUR, models.RestaurantSearch,
+    models.RestaurantSearchQuery,
+    "Search restaurants",
+    "Restaurants near a location, optionally filtered by cuisine.",
+    ("total", "top_result", "top_result_id"), _search_keys,
+)
+
+RESTAURANT_DETAILS: Operation[models.RestaurantDetails] = Operation(
+    "restaurants/details", "GET", 2, True, DAY, models.RestaurantDetails,
+    models.RestaurantQuery,
+    "Restaurant details",
+    "Full listing of one restaurant: address, phone, website, hours, features.",
+    ("name", "rating", "address"),
+)
+
+RESTAURANT_MENU: Operation[models.Menu] = Operation(
+    "restaurants/menu", "GET", 5, True, DAY, models.Menu,
+    models.RestaurantQuery,
+    "Restaurant menu",
+    "Full current menu with sections, prices, dietary tags and popular items.",
+    ("currency", "sections", "items"), _menu_keys,
+)
+
+RESTAURANT_REVIEWS: Operation[models.Reviews] = Operation(
+    "restaurants/reviews", "GET", 3, True, HOUR, models.Reviews,
+    models.ReviewsQuery,
+    "Restaurant reviews",
+    "Recent diner reviews with ratings, dates and helpful votes.",
+    ("total", "average_rating"),
+)
+
+CATALOG: Operation[models.Catalog] = Operation(
+    "catalog", "GET", 0, False, DAY, models.Catalog,
+    models.NoParameters,
+    "Catalog",
+    "Every provider and endpoint with its credit price. Public.",
+    ("providers", "endpoints"), _catalog_keys,
+)
+
+PROVIDER_REQUESTS: Operation[models.ProviderRequestCreated] = Operation(
+    "provider-requests", "POST", 0, False, None, models.ProviderRequestCreated,
+    models.ProviderRequest,
+    "Request a provider",
+    "Ask for coverage of an app or site not yet supported. Public.",
+    ("ok", "request_id"), _provider_keys,
+)
+
+OPERATIONS: tuple[Operation[Any], ...] = (
+    EVENTS, FIND_COMPANY, RESTAURANT_SEARCH, RESTAURANT_DETAILS,
+    RESTAURANT_MENU, RESTAURANT_REVIEWS, CATALOG, PROVIDER_REQUESTS,
+)
+
+BY_NAME: dict[str, Operation[Any]] = {op.name: op for op in OPERATIONS}
+BY_PATH: dict[str, Operation[Any]] = {op.path: op for op in OPERATIONS}
 
 
-def get(name: str) -> Operation:
+def get(name: str) -> Operation[Any]:
     """The operation called ``name`` (with or without a leading slash)."""
     try:
         return BY_NAME[name.lstrip("/")]
@@ -186,7 +203,7 @@ def get(name: str) -> Operation:
 
 
 @contextmanager
-def registered(op: Operation) -> Iterator[Operation]:
+def registered(op: Operation[ResponseT]) -> Iterator[Operation[ResponseT]]:
     """``op`` in the table for the duration of the block (a test's made-up operation):
     everything that reads the table at call time sees it, then it is gone again."""
     global OPERATIONS

@@ -91,7 +91,7 @@ class TTLTable(BaseModel):
         def __getattr__(self, name: str) -> int: ...
 
 
-def ttl_settings_model(table: tuple[operations.Operation, ...]) -> type[TTLTable]:
+def ttl_settings_model(table: tuple[operations.Operation[Any], ...]) -> type[TTLTable]:
     """The TTL settings model for ``table``: a field per operation with a TTL."""
     fields: dict[str, Any] = {
         op.ttl_setting: (int, Field(default=op.ttl, ge=0)) for op in table if op.ttl is not None

@@ -9,7 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from client_fakes import FakeService
-from creditscope import models
+from creditscope import models, operations
 from creditscope.client.client import DataClient
 from creditscope.client.errors import BudgetExceeded, InvalidRequest, OfflineMiss
 from creditscope.client.records import CacheStatus
@@ -18,8 +18,9 @@ from creditscope.client.records import CacheStatus
 async def test_first_call_is_charged_and_second_is_a_free_hit(
     client: DataClient, service: FakeService
 ) -> None:
-    first = await client.search_restaurants("Lisbon", cuisine="thai")
-    second = await client.search_restaurants("Lisbon", cuisine="thai")
+    params = {"location": "Lisbon", "cuisine": "thai"}
+    first = await client.call(operations.RESTAURANT_SEARCH, params)
+    second = await client.call(operations.RESTAURANT_SEARCH, params)
 
     assert isinstance(second.data, models.RestaurantSearch)
     assert second.data.results[0].name == "Tasca"
@@ -36,7 +37,7 @@ async def test_first_call_is_charged_and_second_is_a_free_hit(
 async def test_spelled_out_default_limit_hits_the_same_entry(
     client: DataClient, service: FakeService
 ) -> None:
-    await client.search_restaurants("Lisbon")
+    await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon"})
     again = await client.call("restaurants/search", {"limit": 10, "location": "Lisbon"})
     as_text = await client.call("restaurants/search", {"location": "Lisbon", "limit": "10"})
 
@@ -47,17 +48,17 @@ async def test_spelled_out_default_limit_hits_the_same_entry(
 
 
 async def test_other_params_are_a_different_entry(client: DataClient, service: FakeService) -> None:
-    await client.search_restaurants("Lisbon", limit=5)
-    await client.search_restaurants("Lisbon", limit=6)
+    await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon", "limit": 5})
+    await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon", "limit": 6})
     assert len(service.requests) == 2
 
 
 async def test_refresh_bypasses_the_cache_and_is_charged(
     client: DataClient, service: FakeService
 ) -> None:
-    await client.restaurant_menu("r1")
+    await client.call(operations.RESTAURANT_MENU, {"id": "r1"})
     assert client.cache_state("restaurants/menu", {"id": "r1"}) is CacheStatus.HIT
-    refreshed = await client.restaurant_menu("r1", refresh=True)
+    refreshed = await client.call(operations.RESTAURANT_MENU, {"id": "r1"}, refresh=True)
     assert refreshed.record.cache is CacheStatus.REFRESH
     assert refreshed.record.credits_charged == 5
     assert len(service.requests) == 2
@@ -67,9 +68,9 @@ async def test_stale_entry_is_fetched_again_online(
     make_client: Callable[..., DataClient], service: FakeService
 ) -> None:
     client = make_client(ttls={"restaurants/details": 0})
-    await client.restaurant_details("r1")
+    await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert client.cache_state("restaurants/details", {"id": "r1"}) is CacheStatus.STALE
-    again = await client.restaurant_details("r1")
+    again = await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert again.record.cache is CacheStatus.MISS
     assert len(service.requests) == 2
 
@@ -78,22 +79,22 @@ async def test_offline_serves_stale_entries_and_refuses_misses(
     make_client: Callable[..., DataClient], service: FakeService
 ) -> None:
     online = make_client(ttls={"restaurants/reviews": 0})
-    await online.restaurant_reviews("r1")
+    await online.call(operations.RESTAURANT_REVIEWS, {"id": "r1"})
     offline = make_client(offline=True, cache=online.cache)
 
-    stale = await offline.restaurant_reviews("r1")
+    stale = await offline.call(operations.RESTAURANT_REVIEWS, {"id": "r1"})
     assert stale.record.cache is CacheStatus.STALE
     assert stale.record.credits_saved == 3
     assert stale.data.restaurant_id == "r1"
     with pytest.raises(OfflineMiss):
-        await offline.restaurant_reviews("r2")
+        await offline.call(operations.RESTAURANT_REVIEWS, {"id": "r2"})
     assert len(service.requests) == 1
     assert offline.ledger.session_records[-1].error_code == "offline_miss"
 
 
 async def test_provider_requests_are_never_cached(client: DataClient, service: FakeService) -> None:
-    await client.request_provider("Mapsy", url="https://mapsy.example")
-    await client.request_provider("Mapsy", url="https://mapsy.example")
+    await client.call(operations.PROVIDER_REQUESTS, {"name": "Mapsy", "url": "https://mapsy.example"})
+    await client.call(operations.PROVIDER_REQUESTS, {"name": "Mapsy", "url": "https://mapsy.example"})
     assert len(service.requests) == 2
     assert client.cache_state("provider-requests", {"name": "Mapsy"}) is CacheStatus.NONE
     assert client.cache is not None and client.cache.stats().entries == 0
@@ -105,7 +106,8 @@ async def test_ten_concurrent_identical_calls_make_one_request(
     slow = FakeService(delay=0.05)
     client = make_client(transport=slow.transport)
     results = await asyncio.gather(
-        *(client.find_company("Acme", website="acme.example") for _ in range(10))
+        *(client.call(operations.FIND_COMPANY, {"name": "Acme", "website": "acme.example"})
+          for _ in range(10))
     )
     assert len(slow.requests) == 1
     assert {r.data.matches[0].company_url for r in results} == {
@@ -120,10 +122,11 @@ async def test_validation_refuses_before_sending_and_costs_nothing(
     client: DataClient, service: FakeService
 ) -> None:
     with pytest.raises(InvalidRequest) as caught:
-        await client.search_restaurants("Lisbon", cuisine="martian")
+        await client.call(operations.RESTAURANT_SEARCH,
+                          {"location": "Lisbon", "cuisine": "martian"})
     assert caught.value.field == "cuisine"
     with pytest.raises(InvalidRequest) as caught:
-        await client.discover_events(lat=91, lng=0)
+        await client.call(operations.EVENTS, {"lat": 91, "lng": 0})
     assert caught.value.field == "lat"
     assert service.requests == []
     refused = client.ledger.session_records[-1]
@@ -135,29 +138,31 @@ async def test_budget_refuses_a_call_that_would_pass_it(
     make_client: Callable[..., DataClient], service: FakeService
 ) -> None:
     client = make_client(budget=12)
-    await client.restaurant_menu("r1")  # 5
-    await client.restaurant_menu("r2")  # 10
+    await client.call(operations.RESTAURANT_MENU, {"id": "r1"})  # 5
+    await client.call(operations.RESTAURANT_MENU, {"id": "r2"})  # 10
     with pytest.raises(BudgetExceeded) as caught:
-        await client.restaurant_menu("r3")
+        await client.call(operations.RESTAURANT_MENU, {"id": "r3"})
     assert (caught.value.price, caught.value.spent, caught.value.budget) == (5, 10, 12)
     assert len(service.requests) == 2
-    cached = await client.restaurant_menu("r1")  # a hit is free, so the budget allows it
+    # A hit is free, so the budget allows it.
+    cached = await client.call(operations.RESTAURANT_MENU, {"id": "r1"})
     assert cached.record.cache is CacheStatus.HIT
-    confirmed = await client.restaurant_menu("r3", confirm_over_budget=True)
+    confirmed = await client.call(operations.RESTAURANT_MENU, {"id": "r3"},
+                                  confirm_over_budget=True)
     assert confirmed.record.credits_charged == 5
 
 
 async def test_catalog_prices_replace_the_spec_table(client: DataClient) -> None:
     assert client.price_of("restaurants/search") == 2
-    await client.catalog()
+    await client.call(operations.CATALOG, {})
     assert client.price_of("restaurants/search") == 4
     assert client.price_of("restaurants/menu") == 5
 
 
 async def test_recent_lists_cached_lookups_newest_first(client: DataClient) -> None:
-    await client.find_company("Acme")
+    await client.call(operations.FIND_COMPANY, {"name": "Acme"})
     time.sleep(0.01)
-    await client.find_company("Globex", website="globex.example")
+    await client.call(operations.FIND_COMPANY, {"name": "Globex", "website": "globex.example"})
     recent = client.recent("professional_network/find_company")
     assert recent == [{"name": "Globex", "website": "globex.example"}, {"name": "Acme"}]
 

@@ -6,7 +6,7 @@ batchable, with no other edit anywhere."""
 from __future__ import annotations
 
 import io
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -61,14 +61,14 @@ def echo_data(_: Request, query: EchoQuery) -> dict[str, Any]:
 
 
 @pytest.fixture
-def echo() -> Iterator[operations.Operation]:
+def echo() -> Iterator[operations.Operation[Echo]]:
     with operations.registered(ECHO) as op:
         yield op
     assert "test/echo" not in operations.BY_NAME
 
 
 @pytest.fixture
-async def client(echo: operations.Operation, tmp_path: Path) -> AsyncIterator[DataClient]:
+async def client(echo: operations.Operation[Echo], tmp_path: Path) -> AsyncIterator[DataClient]:
     app = create_app(SandboxConfig())
     router = APIRouter()
     query_operation(router, echo.name, KEYED_GET_ERRORS, echo_data)  # the data is the test's
@@ -81,7 +81,7 @@ async def client(echo: operations.Operation, tmp_path: Path) -> AsyncIterator[Da
         yield made
 
 
-def test_the_client_validates_it_from_the_table(echo: operations.Operation) -> None:
+def test_the_client_validates_it_from_the_table(echo: operations.Operation[Echo]) -> None:
     from creditscope.client.validation import accepted_fields, required_fields, validate
 
     assert accepted_fields("test/echo") == ("text", "times")
@@ -125,9 +125,10 @@ async def test_it_is_priced_and_cached_with_its_ttl(client: DataClient) -> None:
     assert client.price_of("test/echo") == 4
     assert client.ttls["test/echo"] == 120
     assert client.plan("test/echo", {"text": "hi"}).cost == 4
-    first = await client.call("test/echo", {"text": "hi", "times": 2})
+    first = await client.call(ECHO, {"text": "hi", "times": 2})  # a Result[Echo]
     assert isinstance(first.data, Echo) and first.data.echo == "hi hi"
     assert first.record.credits_charged == 4
+    # Its name (the CLI's, a batch's) reaches the same row, price and cache entry.
     again = await client.call("test/echo", {"text": "hi", "times": "2"})
     assert again.record.cache is CacheStatus.HIT and again.record.credits_charged == 0
     assert client.cache_state("test/echo", {"text": "hi", "times": 2}) is CacheStatus.HIT
@@ -135,6 +136,16 @@ async def test_it_is_priced_and_cached_with_its_ttl(client: DataClient) -> None:
     ttl = ttl_settings_model(operations.OPERATIONS)
     assert ttl().by_operation()["test/echo"] == 120
     assert ttl.model_validate({"test_echo": 5}).by_operation()["test/echo"] == 5
+
+
+async def test_out_of_the_table_it_is_refused_and_costs_nothing(
+    make_client: Callable[..., DataClient],
+) -> None:
+    client = make_client()
+    with pytest.raises(InvalidRequest) as caught:
+        await client.call(ECHO, {"text": "hi"})
+    assert (caught.value.code, caught.value.field) == ("unknown_operation", "operation")
+    assert client.ledger.session_spent() == 0
 
 
 async def test_it_is_batchable(client: DataClient, tmp_path: Path) -> None:

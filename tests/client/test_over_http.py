@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from creditscope import models
+from creditscope import models, operations
 from creditscope.client import errors
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
@@ -64,28 +64,30 @@ async def test_typed_results_cache_and_single_flight_over_http(
     server: str, tmp_path: Path
 ) -> None:
     async with DataClient(server, DEMO_KEY, cache=ResponseCache(tmp_path / "c")) as client:
-        search = await client.search_restaurants("Lisbon")
+        search = await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon"})
         rid = search.data.results[0].id
         answers = [
-            await client.discover_events(lat=38.7, lng=-9.1),
-            await client.restaurant_details(rid),
-            await client.restaurant_menu(rid),
-            await client.restaurant_reviews(rid),
-            await client.find_company("Acme"),
-            await client.catalog(),
-            await client.request_provider("Mapsy"),
+            await client.call(operations.EVENTS, {"lat": 38.7, "lng": -9.1}),
+            await client.call(operations.RESTAURANT_DETAILS, {"id": rid}),
+            await client.call(operations.RESTAURANT_MENU, {"id": rid}),
+            await client.call(operations.RESTAURANT_REVIEWS, {"id": rid}),
+            await client.call(operations.FIND_COMPANY, {"name": "Acme"}),
+            await client.call(operations.CATALOG, {}),
+            await client.call(operations.PROVIDER_REQUESTS, {"name": "Mapsy"}),
         ]
         kinds = [type(a.data) for a in answers]
         assert kinds == [models.EventFeed, models.RestaurantDetails, models.Menu,
                          models.Reviews, models.CompanyLookup, models.Catalog,
                          models.ProviderRequestCreated]
-        hit = await client.search_restaurants("Lisbon", limit=10)
+        hit = await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon", "limit": 10})
         assert (hit.record.cache, hit.record.credits_saved) == (CacheStatus.HIT, 2)
-        same = await asyncio.gather(*(client.restaurant_reviews(rid, limit=2) for _ in range(10)))
+        same = await asyncio.gather(
+            *(client.call(operations.RESTAURANT_REVIEWS, {"id": rid, "limit": 2})
+              for _ in range(10)))
         assert sum(r.record.credits_charged for r in same) == 3
         with pytest.raises(errors.InvalidApiKey):
             client.set_api_key("sk_wrong_key_000000")
-            await client.restaurant_menu(rid, refresh=True)
+            await client.call(operations.RESTAURANT_MENU, {"id": rid}, refresh=True)
 
 
 def test_cli_call_against_the_server(server: str, tmp_path: Path) -> None:

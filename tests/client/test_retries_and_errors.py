@@ -9,6 +9,7 @@ import httpx
 import pytest
 
 from client_fakes import FakeService, InstantRetry, error_response
+from creditscope import operations
 from creditscope.client import errors
 from creditscope.client.client import DataClient
 from creditscope.client.records import CacheStatus
@@ -33,7 +34,7 @@ async def test_get_retries_twice_then_succeeds(
     client: DataClient, service: FakeService, failure: object
 ) -> None:
     service.script = [failure(), failure()]  # type: ignore[operator]
-    result = await client.restaurant_details("r1")
+    result = await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert result.data.name == "Tasca"
     assert result.record.attempts == 3
     assert len(service.requests) == 3
@@ -42,7 +43,7 @@ async def test_get_retries_twice_then_succeeds(
 async def test_get_gives_up_after_two_retries(client: DataClient, service: FakeService) -> None:
     service.script = [error_response(503, "service_unavailable")] * 3
     with pytest.raises(errors.ServiceUnavailable) as caught:
-        await client.restaurant_details("r1")
+        await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert len(service.requests) == 3
     assert caught.value.record is not None and caught.value.record.attempts == 3
 
@@ -52,7 +53,7 @@ async def test_get_does_not_retry_a_plain_server_error(
 ) -> None:
     service.script = [error_response(500, "internal_error")]
     with pytest.raises(errors.ServerError):
-        await client.restaurant_details("r1")
+        await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert len(service.requests) == 1
 
 
@@ -69,7 +70,7 @@ async def test_retry_after_is_honoured_in_seconds_and_as_a_date(
         error_response(429, "rate_limited", **{"Retry-After": "7"}),
         error_response(429, "rate_limited", **{"Retry-After": when}),
     ]
-    await client.restaurant_details("r1")
+    await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert retry.delays[0] == 7
     assert 15 < retry.delays[1] <= 20
 
@@ -79,7 +80,7 @@ async def test_retry_after_beyond_30_seconds_raises_rate_limited(
 ) -> None:
     service.script = [error_response(429, "rate_limited", **{"Retry-After": "120"})]
     with pytest.raises(errors.RateLimited) as caught:
-        await client.restaurant_details("r1")
+        await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert caught.value.retry_after == 120
     assert len(service.requests) == 1
 
@@ -92,7 +93,7 @@ async def test_post_is_not_retried_once_it_may_have_reached_the_server(
         service.requests.clear()
         service.script = [failure]
         with pytest.raises(errors.CreditscopeError):
-            await client.find_company("Acme", refresh=True)
+            await client.call(operations.FIND_COMPANY, {"name": "Acme"}, refresh=True)
         assert len(service.requests) == 1
 
 
@@ -100,11 +101,11 @@ async def test_post_retries_connect_errors_and_429_with_one_idempotency_key(
     client: DataClient, service: FakeService
 ) -> None:
     service.script = [_connect_error(), error_response(429, "rate_limited")]
-    result = await client.find_company("Acme")
+    result = await client.call(operations.FIND_COMPANY, {"name": "Acme"})
     assert result.record.credits_charged == 10
     keys = {request.headers["Idempotency-Key"] for request in service.requests}
     assert len(service.requests) == 3 and len(keys) == 1
-    await client.find_company("Acme", refresh=True)
+    await client.call(operations.FIND_COMPANY, {"name": "Acme"}, refresh=True)
     assert service.requests[-1].headers["Idempotency-Key"] not in keys
 
 
@@ -129,7 +130,7 @@ async def test_each_answer_maps_to_its_exception(
 ) -> None:
     service.script = [answer]
     with pytest.raises(expected) as caught:
-        await client.restaurant_details("r1")
+        await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert type(caught.value) is expected
     assert caught.value.status == answer.status_code
     assert caught.value.body == answer.text
@@ -147,7 +148,7 @@ async def test_error_carries_code_message_reason_and_request_id(
         headers={"X-Request-Id": "req_42"},
     )]
     with pytest.raises(errors.NotFound) as caught:
-        await client.find_company("Nobody")
+        await client.call(operations.FIND_COMPANY, {"name": "Nobody"})
     assert (caught.value.code, caught.value.message, caught.value.reason) == (
         "not_found", "no such company", "no_hits")
     assert caught.value.request_id == "req_42"
@@ -158,15 +159,15 @@ async def test_transport_failures_become_timeout_and_connection_failed(
 ) -> None:
     service.script = [httpx.ReadTimeout("slow")] * 3
     with pytest.raises(errors.Timeout):
-        await client.restaurant_details("r1")
+        await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     service.script = [_connect_error()] * 3
     with pytest.raises(errors.ConnectionFailed):
-        await client.restaurant_details("r1")
+        await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
 
 
 async def test_unknown_fields_are_kept(client: DataClient, service: FakeService) -> None:
     service.script = [httpx.Response(200, json={"id": "r1", "name": "Tasca", "vibe": "cosy"})]
-    result = await client.restaurant_details("r1")
+    result = await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert result.data.model_extra == {"vibe": "cosy"}
 
 
@@ -175,10 +176,10 @@ async def test_failed_call_is_charged_only_when_the_service_says_so(
 ) -> None:
     service.script = [error_response(404, "not_found")]
     with pytest.raises(errors.NotFound):
-        await client.restaurant_menu("zz")
+        await client.call(operations.RESTAURANT_MENU, {"id": "zz"})
     assert client.ledger.session_records[-1].credits_charged == 0
     service.script = [httpx.Response(200, text="oops", headers={"X-Credits-Charged": "5"})]
     with pytest.raises(errors.UnexpectedResponse):
-        await client.restaurant_menu("zz")
+        await client.call(operations.RESTAURANT_MENU, {"id": "zz"})
     assert client.ledger.session_records[-1].credits_charged == 5
     assert client.ledger.session_totals().errors == 2

@@ -23,6 +23,7 @@ from creditscope.sandbox.accounts import key_digest
 # One explorer-like session: the same mix of calls in each process, some repeated (cache hits).
 SESSION = """
 import asyncio, json, sys
+from creditscope import operations
 from creditscope.wiring import build_client
 from creditscope.settings import load_settings
 
@@ -32,9 +33,11 @@ async def main() -> None:
     async with client:
         for round_ in range(2):
             for number in range(1, 6):
-                await client.search_restaurants("Lisbon", limit=number)
-                await client.discover_events(38.7, -9.1, limit=number)
-            await client.find_company("Acme " + sys.argv[1], refresh=True)
+                await client.call(operations.RESTAURANT_SEARCH,
+                                  {"location": "Lisbon", "limit": number})
+                await client.call(operations.EVENTS, {"lat": 38.7, "lng": -9.1, "limit": number})
+            await client.call(operations.FIND_COMPANY, {"name": "Acme " + sys.argv[1]},
+                              refresh=True)
     print(json.dumps({"spent": client.ledger.session_spent(),
                       "calls": len(client.ledger.session_records),
                       "warnings": client.storage_warnings}))

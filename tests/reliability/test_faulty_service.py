@@ -25,6 +25,7 @@ from reliability_support import (
     run_cli,
 )
 
+from creditscope import operations
 from creditscope.client import errors
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
@@ -112,7 +113,7 @@ async def test_a_post_refused_with_429_is_retried_with_the_same_idempotency_key(
     transport = ScriptedTransport([limited, ok])
     client = make_client(tmp_path, transport)
     async with client:
-        result = await client.find_company("Acme")
+        result = await client.call(operations.FIND_COMPANY, {"name": "Acme"})
     posts = transport.sent("POST")
     assert len(posts) == 2
     assert posts[0].headers["Idempotency-Key"] == posts[1].headers["Idempotency-Key"]
@@ -127,8 +128,8 @@ async def test_each_logical_post_gets_its_own_idempotency_key(tmp_path: Path) ->
     transport = ScriptedTransport([ok])
     client = make_client(tmp_path, transport)
     async with client:
-        await client.find_company("Acme")
-        await client.find_company("Acme", refresh=True)
+        await client.call(operations.FIND_COMPANY, {"name": "Acme"})
+        await client.call(operations.FIND_COMPANY, {"name": "Acme"}, refresh=True)
     keys = [r.headers["Idempotency-Key"] for r in transport.sent("POST")]
     assert len(keys) == 2 and keys[0] != keys[1]
 
@@ -146,7 +147,7 @@ async def test_a_get_retries_transient_faults_then_succeeds_and_charges_once(
     client.retry_policy = InstantRetry()
     client.retry_policy.max_retries = 3
     async with client:
-        result = await client.search_restaurants("Lisbon")
+        result = await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon"})
     assert len(transport.requests) == 4
     assert result.record.credits_charged == 2
     assert client.ledger.lifetime_totals().spent == 2
@@ -168,9 +169,10 @@ async def test_the_ledger_matches_the_sandbox_balance_under_latency_and_503s(
         for number in range(12):
             try:
                 if number % 3 == 0:
-                    await client.find_company(f"Acme {number}")
+                    await client.call(operations.FIND_COMPANY, {"name": f"Acme {number}"})
                 else:
-                    await client.search_restaurants("Lisbon", limit=number + 1)
+                    await client.call(operations.RESTAURANT_SEARCH,
+                                      {"location": "Lisbon", "limit": number + 1})
                 outcomes["ok"] += 1
             except errors.ServiceUnavailable:
                 outcomes["failed"] += 1

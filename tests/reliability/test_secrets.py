@@ -13,6 +13,7 @@ import pytest
 from pydantic import SecretStr
 from reliability_support import CANARY_KEY, LIVE_URL, InstantRetry, cli_with_transport, run_cli
 
+from creditscope import operations
 from creditscope.client import errors
 from creditscope.client.curl import curl_command
 from creditscope.sandbox.app import create_app
@@ -45,15 +46,16 @@ async def test_the_key_is_only_in_the_0600_config_file(
         exports = tmp_path / "exports"
         exports.mkdir()
         async with client:
-            first = await client.search_restaurants("Lisbon")
-            hit = await client.search_restaurants("Lisbon")  # cache hit
+            first = await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon"})
+            # The same search again: a cache hit.
+            hit = await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon"})
             assert hit.record.cache == "hit"
-            await client.find_company("Acme", website="acme.example")
+            await client.call(operations.FIND_COMPANY, {"name": "Acme", "website": "acme.example"})
             with pytest.raises(errors.NotFound) as missing:
-                await client.restaurant_details("no-such-restaurant")
+                await client.call(operations.RESTAURANT_DETAILS, {"id": "no-such-restaurant"})
             client.set_api_key("sk_live_wrong_key_0000")
             with pytest.raises(errors.InvalidApiKey):
-                await client.restaurant_menu("rst_lisbon_pt_011")
+                await client.call(operations.RESTAURANT_MENU, {"id": "rst_lisbon_pt_011"})
             client.set_api_key(CANARY_KEY)
             plan = client.plan("restaurants/menu", {"id": "rst_lisbon_pt_011"})
             assert CANARY_KEY not in repr(plan) and CANARY_KEY not in repr(client)

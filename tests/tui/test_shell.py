@@ -8,6 +8,7 @@ from typing import Any
 
 from textual.widgets import Button, Input, Label, Static
 
+from creditscope import operations
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import CallRequest, ResultArea
@@ -176,7 +177,7 @@ async def test_invalid_key_error_offers_settings(make_app: MakeApp) -> None:
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
         area = app.screen.query_one("#catalog-results", ResultArea)
-        area.run(CallRequest("restaurants/search", {"location": "Paris"}))
+        area.run(CallRequest(operations.RESTAURANT_SEARCH, {"location": "Paris"}))
         await settle(pilot)
         panel = area.query_one(ErrorPanel)
         assert panel.display

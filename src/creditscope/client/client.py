@@ -1,5 +1,6 @@
-"""``DataClient``: one typed async method per operation, and the questions a
-screen asks before spending (price, cache state, the planned request).
+"""``DataClient``: ``call`` (in ``pipeline.py``: ``client.call(operations.RESTAURANT_SEARCH,
+params)`` is a ``Result[RestaurantSearch]``), and the questions a screen asks before
+spending (price, cache state, the planned request).
 
 Every call runs the pipeline in ``client/pipeline.py`` (validation -> cache ->
 budget -> single-flight -> network with retries -> typed model) and yields a
@@ -13,13 +14,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from creditscope import models, operations
+from creditscope import operations
 from creditscope.client.cache import cache_key
 from creditscope.client.curl import mask_headers, mask_key
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.pipeline import DEFAULT_TIMEOUT, CallPipeline
 from creditscope.client.price_state import PriceWords, price_state
-from creditscope.client.records import CacheStatus, Result
+from creditscope.client.records import CacheStatus
 
 # DEFAULT_TIMEOUT is re-exported: it was defined here before the pipeline moved out.
 __all__ = ["DEFAULT_TIMEOUT", "DataClient", "PlannedRequest"]
@@ -129,71 +130,3 @@ class DataClient(CallPipeline):
         op = operations.get(operation)
         prefix = f"{self.base_url} {op.method} {op.path} "
         return [entry.params for entry in self.cache.recent(op.name, limit=limit, prefix=prefix)]
-
-    # --- typed operations -------------------------------------------------------
-
-    async def _typed(
-        self, operation: str, params: dict[str, Any], refresh: bool, confirm_over_budget: bool
-    ) -> Result[Any]:
-        # The operation table guarantees the model class; the typed methods only narrow it.
-        return await self.call(operation, params, refresh=refresh,
-                               confirm_over_budget=confirm_over_budget)
-
-    async def discover_events(
-        self, lat: float | None = None, lng: float | None = None, limit: int | None = None,
-        cursor: str | None = None, *, refresh: bool = False, confirm_over_budget: bool = False,
-    ) -> Result[models.EventFeed]:
-        """Events near a point (3 credits)."""
-        params = {"lat": lat, "lng": lng, "limit": limit, "cursor": cursor}
-        return await self._typed("ticketing/discovery", params, refresh, confirm_over_budget)
-
-    async def find_company(
-        self, name: str, website: str | None = None, *, refresh: bool = False,
-        confirm_over_budget: bool = False,
-    ) -> Result[models.CompanyLookup]:
-        """A company's page on the professional network, graded (10 credits)."""
-        params = {"name": name, "website": website}
-        return await self._typed("professional_network/find_company", params, refresh,
-                                 confirm_over_budget)
-
-    async def search_restaurants(
-        self, location: str, cuisine: str | None = None, limit: int | None = None, *,
-        refresh: bool = False, confirm_over_budget: bool = False,
-    ) -> Result[models.RestaurantSearch]:
-        """Restaurants near a location (2 credits)."""
-        params = {"location": location, "cuisine": cuisine, "limit": limit}
-        return await self._typed("restaurants/search", params, refresh, confirm_over_budget)
-
-    async def restaurant_details(
-        self, id: str, *, refresh: bool = False, confirm_over_budget: bool = False
-    ) -> Result[models.RestaurantDetails]:
-        """Full listing of one restaurant (2 credits)."""
-        return await self._typed("restaurants/details", {"id": id}, refresh, confirm_over_budget)
-
-    async def restaurant_menu(
-        self, id: str, *, refresh: bool = False, confirm_over_budget: bool = False
-    ) -> Result[models.Menu]:
-        """Full current menu of one restaurant (5 credits)."""
-        return await self._typed("restaurants/menu", {"id": id}, refresh, confirm_over_budget)
-
-    async def restaurant_reviews(
-        self, id: str, limit: int | None = None, *, refresh: bool = False,
-        confirm_over_budget: bool = False,
-    ) -> Result[models.Reviews]:
-        """Recent reviews of one restaurant (3 credits)."""
-        params = {"id": id, "limit": limit}
-        return await self._typed("restaurants/reviews", params, refresh, confirm_over_budget)
-
-    async def catalog(
-        self, *, refresh: bool = False, confirm_over_budget: bool = False
-    ) -> Result[models.Catalog]:
-        """Every provider and endpoint with its price (public); also refreshes prices."""
-        return await self._typed("catalog", {}, refresh, confirm_over_budget)
-
-    async def request_provider(
-        self, name: str, url: str | None = None, email: str | None = None, *,
-        refresh: bool = False, confirm_over_budget: bool = False,
-    ) -> Result[models.ProviderRequestCreated]:
-        """Ask for coverage of a new app or site (public, never cached)."""
-        params = {"name": name, "url": url, "email": email}
-        return await self._typed("provider-requests", params, refresh, confirm_over_budget)

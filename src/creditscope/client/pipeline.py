@@ -3,7 +3,9 @@ cache lookup -> offline / key / budget checks -> single-flight -> send (with
 retries) -> cache store -> ledger record.
 
 ``CallPipeline`` holds the client's state (HTTP pool, cache, ledger, prices,
-TTLs, budget) and its generic ``call``; ``DataClient`` adds the typed methods.
+TTLs, budget) and its one ``call``: given a typed operation (``operations.RESTAURANT_SEARCH``)
+it returns ``Result[RestaurantSearch]``; given a name (the CLI, a batch, a replay) the
+operation's model as a ``BaseModel``.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ import asyncio
 import time
 import uuid
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar, overload
 from urllib.parse import urlencode
 
 import httpx
@@ -39,6 +41,8 @@ from creditscope.client.sending import Answer, send_with_retries
 from creditscope.client.session import BudgetRefused, Reservation
 from creditscope.client.validation import operation_named
 from creditscope.client.validation import validate as validate_params
+
+T = TypeVar("T", bound=BaseModel)
 
 DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)  # a TUI should fail fast on a dead host
 # Past its longest possible run plus this, an in-flight row is a crashed process's.
@@ -105,17 +109,28 @@ class CallPipeline:
         """Credits one successful call costs (spec table, refreshed from the catalog)."""
         return self.prices.price_of(operation)
 
+    @overload
     async def call(
-        self,
-        operation: str,
-        params: dict[str, Any],
-        *,
-        refresh: bool = False,
-        confirm_over_budget: bool = False,
+        self, operation: operations.Operation[T], params: dict[str, Any], *,
+        refresh: bool = False, confirm_over_budget: bool = False,
         idempotency_key: str | None = None,
-    ) -> Result[BaseModel]:
-        """Call ``operation`` with ``params``; the typed methods are thin wrappers over this.
+    ) -> Result[T]: ...
 
+    @overload
+    async def call(
+        self, operation: str, params: dict[str, Any], *, refresh: bool = False,
+        confirm_over_budget: bool = False, idempotency_key: str | None = None,
+    ) -> Result[BaseModel]: ...
+
+    async def call(
+        self, operation: operations.Operation[Any] | str, params: dict[str, Any], *,
+        refresh: bool = False, confirm_over_budget: bool = False,
+        idempotency_key: str | None = None,
+    ) -> Result[Any]:
+        """Call ``operation`` (a typed ``operations`` constant, or a name) with ``params``.
+
+        The answer is parsed with the operation's ``response_model``, so a typed
+        operation's ``Result`` holds exactly the type it names.
         ``idempotency_key`` names the submission a POST belongs to: pass the same
         key for every retry of it (the error panel's Retry) so the service
         charges it once; without one, each call is a new submission.
@@ -177,7 +192,7 @@ class CallPipeline:
         if not task.cancelled():
             task.exception()  # retrieved: the caller may have gone, the failure is recorded
 
-    def _reserve(self, op: operations.Operation, price: int, confirmed: bool) -> Reservation:
+    def _reserve(self, op: operations.Operation[Any], price: int, confirmed: bool) -> Reservation:
         try:
             return self.ledger.session.reserve(price, self.budget, over_budget_ok=confirmed)
         except BudgetRefused as refused:
@@ -194,7 +209,9 @@ class CallPipeline:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
-    def cached(self, operation: str, params: dict[str, Any]) -> Result[BaseModel] | None:
+    def cached(
+        self, operation: operations.Operation[Any] | str, params: dict[str, Any]
+    ) -> Result[BaseModel] | None:
         """What ``call(operation, params)`` would answer from the cache, now and synchronously.
 
         Served and recorded exactly as ``call`` serves a cache hit (free, in the
@@ -213,7 +230,7 @@ class CallPipeline:
                                 started)
 
     def _from_cache(
-        self, op: operations.Operation, clean: dict[str, Any], key: str, started: float
+        self, op: operations.Operation[Any], clean: dict[str, Any], key: str, started: float
     ) -> Result[BaseModel] | None:
         """A usable cached answer (fresh, or any when offline), recorded as served free."""
         assert self.cache is not None
@@ -232,12 +249,12 @@ class CallPipeline:
 
     # --- the request as sent and recorded -----------------------------------------
 
-    def _url(self, op: operations.Operation, params: dict[str, Any]) -> str:
+    def _url(self, op: operations.Operation[Any], params: dict[str, Any]) -> str:
         if op.is_post or not params:
             return self.base_url + op.path
         return f"{self.base_url}{op.path}?{urlencode(query_params(params))}"
 
-    def _headers(self, op: operations.Operation) -> dict[str, str]:
+    def _headers(self, op: operations.Operation[Any]) -> dict[str, str]:
         headers: dict[str, str] = {}
         if op.requires_key and self._api_key is not None:
             headers["X-API-Key"] = self._api_key  # public endpoints never see the key
@@ -246,7 +263,7 @@ class CallPipeline:
         return headers
 
     def _record(
-        self, op: operations.Operation, params: dict[str, Any], started: float,
+        self, op: operations.Operation[Any], params: dict[str, Any], started: float,
         *, cache: CacheStatus,
     ) -> CallRecord:
         return CallRecord(
@@ -270,7 +287,7 @@ class CallPipeline:
         self.ledger.record(rec, reservation)
 
     def _refused(
-        self, exc: CreditscopeError, op: operations.Operation, params: dict[str, Any],
+        self, exc: CreditscopeError, op: operations.Operation[Any], params: dict[str, Any],
         started: float, cache: CacheStatus,
     ) -> CreditscopeError:
         """Record a call stopped before sending; returns ``exc`` for the caller to raise."""
@@ -278,7 +295,7 @@ class CallPipeline:
         return exc
 
     def _served_free(
-        self, op: operations.Operation, clean: dict[str, Any], started: float,
+        self, op: operations.Operation[Any], clean: dict[str, Any], started: float,
         cache: CacheStatus, price: int, status: int, body: str, headers: dict[str, str],
         request_id: str | None,
     ) -> CallRecord:
@@ -347,7 +364,7 @@ class CallPipeline:
         attempt = NO_TIMEOUT_ATTEMPT if None in parts else sum(p or 0.0 for p in parts)
         return self.retry_policy.longest_exchange(attempt) + ABANDON_MARGIN
 
-    def _store(self, op: operations.Operation, clean: dict[str, Any], answer: Answer) -> None:
+    def _store(self, op: operations.Operation[Any], clean: dict[str, Any], answer: Answer) -> None:
         if op.ttl is not None and self.cache is not None:
             self.cache.set(
                 cache_key(self.base_url, op.method, op.path, clean),
@@ -357,7 +374,7 @@ class CallPipeline:
         if isinstance(answer.data, models.Catalog):
             self.prices.update_from_catalog(answer.data)
 
-    def _ttl_for(self, op: operations.Operation, data: BaseModel) -> int:
+    def _ttl_for(self, op: operations.Operation[Any], data: BaseModel) -> int:
         ttl = self.ttls[op.name]
         if isinstance(data, models.CompanyLookup) and data.matches \
                 and all(match.company is None for match in data.matches):
@@ -370,7 +387,7 @@ class CallPipeline:
 class Exchange:
     """One request about to leave the client, and what it holds against the budget."""
 
-    op: operations.Operation
+    op: operations.Operation[Any]
     clean: dict[str, Any]
     price: int
     refresh: bool

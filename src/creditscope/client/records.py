@@ -1,4 +1,4 @@
-"""What one call did: the ``CallRecord`` every client method yields with its result."""
+"""What one call did: the ``CallRecord`` every call yields with its result (``Result``)."""
 
 from __future__ import annotations
 

@@ -7,7 +7,7 @@ import json
 from typing import Any
 
 import httpx
-from pydantic import BaseModel, ValidationError
+from pydantic import ValidationError
 
 from creditscope import models, operations
 from creditscope.client.errors import (
@@ -18,6 +18,7 @@ from creditscope.client.errors import (
     error_class_for,
 )
 from creditscope.client.retry import RetryPolicy
+from creditscope.operations import ResponseT
 
 
 def query_params(params: dict[str, Any]) -> dict[str, str]:
@@ -42,8 +43,8 @@ def credits_header(response: httpx.Response, name: str) -> int | None:
 
 
 def parse_success(
-    op: operations.Operation, body: str, status: int, request_id: str | None
-) -> BaseModel:
+    op: operations.Operation[ResponseT], body: str, status: int, request_id: str | None
+) -> ResponseT:
     """The operation's model from a success body, or UnexpectedResponse with the raw body."""
     try:
         payload = json.loads(body)

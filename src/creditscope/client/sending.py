@@ -46,7 +46,7 @@ class Answer:
 
 async def send_with_retries(
     http: httpx.AsyncClient,
-    op: operations.Operation,
+    op: operations.Operation[Any],
     clean: dict[str, Any],
     headers: dict[str, str],
     rec: CallRecord,

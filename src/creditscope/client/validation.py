@@ -76,10 +76,11 @@ def _without_none(annotation: Any) -> Any:
     return annotation
 
 
-def operation_named(operation: str) -> operations.Operation:
-    """The operation called ``operation``, or ``InvalidRequest(code="unknown_operation")``."""
+def operation_named(operation: str | operations.Operation[Any]) -> operations.Operation[Any]:
+    """The table's row for ``operation`` (a name or a typed constant: both reach the same
+    row, priced and cached alike), or ``InvalidRequest(code="unknown_operation")``."""
     try:
-        return operations.get(operation)
+        return operations.get(operation if isinstance(operation, str) else operation.name)
     except KeyError as exc:
         raise InvalidRequest(
             str(exc.args[0]), field="operation", code="unknown_operation"

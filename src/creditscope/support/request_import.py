@@ -148,7 +148,7 @@ def _from_url(
 
 
 def _checked(
-    op: operations.Operation, params: dict[str, Any], source: str, notes: list[str]
+    op: operations.Operation[Any], params: dict[str, Any], source: str, notes: list[str]
 ) -> ImportedRequest:
     """The request with what local validation says about it (nothing sent, nothing charged)."""
     problem: InvalidRequest | None = None
@@ -165,7 +165,7 @@ def _absolute(url: str) -> str:
     return "https://" + url  # curl's own default for a bare host
 
 
-def _operation_at(url: str, base_url: str) -> operations.Operation:
+def _operation_at(url: str, base_url: str) -> operations.Operation[Any]:
     """The operation ``url`` names on the service at ``base_url``; ImportProblem otherwise."""
     try:
         parts = urlsplit(_absolute(url))

@@ -25,12 +25,14 @@ Example (a screen)::
     @on(Button.Pressed, "#search")
     def search(self) -> None:
         params = {"location": self.query_one("#location", Input).value}
-        self.query_one("#results", ResultArea).run(CallRequest("restaurants/search", params))
+        request = CallRequest(operations.RESTAURANT_SEARCH, params)
+        self.query_one("#results", ResultArea).run(request)
 
     @on(ResultArea.Succeeded, "#results")
     def show(self, event: ResultArea.Succeeded) -> None:
         table = self.query_one("#table", DataTable)
-        for row in event.result.data.results: ...
+        found = event.answer(operations.RESTAURANT_SEARCH).data  # a RestaurantSearch
+        for row in found.results: ...
 
     @on(Input.Changed, "#location")
     def typed(self) -> None:
@@ -39,9 +41,7 @@ Example (a screen)::
 
 from __future__ import annotations
 
-import uuid
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
 from textual import on
@@ -53,55 +53,54 @@ from textual.widgets import Label, LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
 from creditscope.client import errors
+from creditscope.tui.call_request import AnswerT, CallRequest
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import credits_text, not_sent_text, over_budget_text, price_of
 from creditscope.tui.spend_guard import CONFIRM_WINDOW, Verdict, intent_of
 from creditscope.tui.widgets.error_panel import GO_ONLINE, OPEN_SETTINGS, RETRY, ErrorPanel
 
 if TYPE_CHECKING:
+    # Annotations only: the operation table stays out of the first frame.
     from creditscope.client.client import DataClient
-    from creditscope.client.records import Result
+    from creditscope.client.records import CallRecord, Result
+    from creditscope.operations import Operation
 
-
-@dataclass(frozen=True)
-class CallRequest:
-    """One call to make: the operation name (``"restaurants/search"``) and its params or body."""
-
-    operation: str
-    params: dict[str, Any] = field(default_factory=dict)
-    refresh: bool = False  # bypass the cache (and pay) on purpose
-    label: str = ""  # what the loading line says; defaults to the operation
-    # The submission this request is: made when the user submits, sent as the POST's
-    # Idempotency-Key, and kept by every re-run of the same request (the error
-    # panel's Retry, the over-budget confirmation) so the service charges it once.
-    submission: str = field(default_factory=lambda: str(uuid.uuid4()), compare=False)
-
-    def refreshed(self) -> CallRequest:
-        """The same request, forced past the cache: a new submission, paid again."""
-        return replace(self, refresh=True, submission=str(uuid.uuid4()))
-
-    async def send(self, client: DataClient, *, confirm_over_budget: bool = False) -> Result[Any]:
-        """Call through the client (which validates locally first: a refused call is free)."""
-        return await client.call(
-            self.operation,
-            self.params,
-            refresh=self.refresh,
-            confirm_over_budget=confirm_over_budget,
-            idempotency_key=self.submission,
-        )
+# CallRequest is re-exported: screens import it with ResultArea, from here.
+__all__ = ["CallRequest", "ResultArea"]
 
 
 class ResultArea(Vertical):
     """Holds a call's result widgets and shows its loading, empty and error states in place."""
 
     class Succeeded(Message):
-        """The call returned; ``result.data`` is the parsed model, ``result.record`` the call."""
+        """The call returned: ``answer(operation)`` is its typed result, ``record`` the call."""
 
-        def __init__(self, area: ResultArea, request: CallRequest, result: Result[Any]) -> None:
+        def __init__(self, area: ResultArea, request: CallRequest[Any], result: Result[Any]
+                     ) -> None:
             super().__init__()
             self.area = area
             self.request = request
-            self.result = result
+            self._result = result
+
+        @property
+        def record(self) -> CallRecord:
+            """What the call did (status, credits, cache, the raw body), whatever it was."""
+            return self._result.record
+
+        def is_for(self, operation: Operation[Any]) -> bool:
+            """Whether this answers a call to ``operation``."""
+            return self.request.operation == operation.name
+
+        def answer(self, operation: Operation[AnswerT]) -> Result[AnswerT]:
+            """The result, typed by the ``operation`` the handler expects
+            (``event.answer(operations.RESTAURANT_MENU).data`` is a ``Menu``). Raises
+            TypeError when the call was to another operation: a handler listening to
+            the wrong area must fail loudly, not read another model's fields."""
+            data = self._result.data
+            if not self.is_for(operation) or not isinstance(data, operation.response_model):
+                raise TypeError(f"this answers {self.request.operation} "
+                                f"({type(data).__name__}), not {operation.name}")
+            return self._result
 
         @property
         def control(self) -> ResultArea:
@@ -111,7 +110,8 @@ class ResultArea(Vertical):
     class Failed(Message):
         """The call failed; the error is already on screen."""
 
-        def __init__(self, area: ResultArea, request: CallRequest, error: BaseException) -> None:
+        def __init__(self, area: ResultArea, request: CallRequest[Any], error: BaseException
+                     ) -> None:
             super().__init__()
             self.area = area
             self.request = request
@@ -126,7 +126,7 @@ class ResultArea(Vertical):
         """The user declined to spend (over the budget): nothing was sent, the screen is
         as it was, and a note says so."""
 
-        def __init__(self, area: ResultArea, request: CallRequest) -> None:
+        def __init__(self, area: ResultArea, request: CallRequest[Any]) -> None:
             super().__init__()
             self.area = area
             self.request = request
@@ -152,7 +152,7 @@ class ResultArea(Vertical):
         self.focus_invalid = focus_invalid
         self._empty_text = empty
         self._state = "empty" if empty else "content"
-        self.last_request: CallRequest | None = None
+        self.last_request: CallRequest[Any] | None = None
 
     def compose(self) -> ComposeResult:
         """Status line, error panel and empty hint; the screen's widgets follow them."""
@@ -185,7 +185,7 @@ class ResultArea(Vertical):
         """True while the screen's widgets are shown, not the empty hint or an error."""
         return self._state == "content"
 
-    def run(self, request: CallRequest, *, confirm_over_budget: bool = False,
+    def run(self, request: CallRequest[Any], *, confirm_over_budget: bool = False,
             deliberate: bool = False) -> bool:
         """Run ``request`` in a worker; a newer run in this area cancels an older one.
 
@@ -201,7 +201,7 @@ class ResultArea(Vertical):
         host = host_of(self)
         group = f"call-{self.id or id(self)}"
         if host.client is not None and not request.refresh:
-            result = host.client.cached(request.operation, request.params)
+            result = host.client.cached(request.op, request.params)
             if result is not None:
                 self.last_request = request
                 self.workers.cancel_group(self, group)  # an older call must not land on top
@@ -241,7 +241,7 @@ class ResultArea(Vertical):
         return True
 
     @staticmethod
-    def _valid(client: DataClient, request: CallRequest) -> bool:
+    def _valid(client: DataClient, request: CallRequest[Any]) -> bool:
         """False when the client would refuse ``request`` before sending it (free)."""
         try:
             client.validate(request.operation, request.params)
@@ -249,7 +249,7 @@ class ResultArea(Vertical):
             return False
         return True
 
-    def _not_sent(self, request: CallRequest, verdict: Verdict, intent: str) -> None:
+    def _not_sent(self, request: CallRequest[Any], verdict: Verdict, intent: str) -> None:
         """Say why a press sent nothing (a held key's repeats say nothing: they are noise)."""
         what = request.label or request.operation
         if verdict is Verdict.TOO_SOON:
@@ -267,7 +267,7 @@ class ResultArea(Vertical):
                 f"pay {price} for a fresh copy (within {CONFIRM_WINDOW:.0f} s).",
                 title="Press again to refresh", timeout=CONFIRM_WINDOW)
 
-    def refuse(self, request: CallRequest, error: BaseException) -> None:
+    def refuse(self, request: CallRequest[Any], error: BaseException) -> None:
         """Show a refusal made before anything was sent (free), as a sent call's error is
         shown: in place, the field outlined, ``Failed`` posted."""
         self.last_request = request
@@ -288,7 +288,7 @@ class ResultArea(Vertical):
             self.query_one(".call-empty", Static).update(text)
         self._set_state("empty")
 
-    async def _send(self, request: CallRequest, confirm_over_budget: bool,
+    async def _send(self, request: CallRequest[Any], confirm_over_budget: bool,
                     intent: str | None) -> None:
         """Send through the client; ``intent`` is what the spend guard counts in flight
         (None for a request the client refuses before sending)."""
@@ -361,7 +361,7 @@ class ResultArea(Vertical):
             marked.focus()
         return marked
 
-    def _confirm_over_budget(self, request: CallRequest, error: errors.BudgetExceeded) -> None:
+    def _confirm_over_budget(self, request: CallRequest[Any], error: errors.BudgetExceeded) -> None:
         from creditscope.tui.screens.confirm import ConfirmSpend
 
         def decided(confirmed: bool | None) -> None:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from rich.text import Text
 from textual import on
@@ -12,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Button, DataTable, Input, Static
 
+from creditscope import operations
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.prices import credits_text
@@ -84,12 +85,12 @@ class CatalogScreen(AreaScreen):
 
     def fetch(self, *, refresh: bool = False) -> None:
         """Load the catalog through the client."""
-        request = CallRequest("catalog", {}, refresh=refresh, label="the catalog")
+        request = CallRequest(operations.CATALOG, {}, refresh=refresh, label="the catalog")
         self.query_one("#catalog-results", ResultArea).run(request)
 
     @on(ResultArea.Succeeded, "#catalog-results")
     def _loaded(self, event: ResultArea.Succeeded) -> None:
-        catalog: Any = event.result.data
+        catalog = event.answer(operations.CATALOG).data
         self.rows = [
             (
                 provider.name,

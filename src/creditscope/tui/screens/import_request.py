@@ -22,6 +22,7 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
+from creditscope import operations
 from creditscope.support.curl_parse import ImportProblem, redact_credentials
 from creditscope.support.request_import import KEY_REPLACED, ImportedRequest, import_request
 from creditscope.tui.calls import CallRequest, ResultArea
@@ -202,12 +203,12 @@ class ImportRequestScreen(ModalScreen[None]):
             return
         answer = self.query_one("#import-answer", ResultArea)
         answer.display = True
-        answer.run(CallRequest(imported.operation, dict(imported.params),
+        answer.run(CallRequest(operations.get(imported.operation), dict(imported.params),
                                label=imported.title.lower()))
 
     @on(ResultArea.Succeeded, "#import-answer")
     def _answered(self, event: ResultArea.Succeeded) -> None:
-        self.query_one("#import-json", JsonView).show(event.result.record.raw_body)
+        self.query_one("#import-json", JsonView).show(event.record.raw_body)
         client = host_of(self).client
         if client is not None and self.imported is not None:  # now cached: free, as Send says
             self.query_one("#import-price", Static).update(price_line(client, self.imported))

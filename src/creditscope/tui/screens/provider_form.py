@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import ClassVar
 
 from textual import on
 from textual.app import ComposeResult
@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
+from creditscope import operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
@@ -119,12 +120,13 @@ class ProviderRequestForm(ModalScreen[str | None]):
             self.query_one(f"#provider-{first}", Input).focus()
             return
         self.query_one("#provider-created", Label).update("")
-        request = CallRequest("provider-requests", request_body(values), label="your request")
+        request = CallRequest(operations.PROVIDER_REQUESTS, request_body(values),
+                              label="your request")
         self.query_one("#provider-result", ResultArea).run(request)
 
     @on(ResultArea.Succeeded, "#provider-result")
     def _created(self, event: ResultArea.Succeeded) -> None:
-        created: Any = event.result.data
+        created = event.answer(operations.PROVIDER_REQUESTS).data
         self.created_id: str = created.id
         self.query_one("#provider-created", Label).update(
             f"✔ Request sent. Its id is [b]{created.id}[/b]."

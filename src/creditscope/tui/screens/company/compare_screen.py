@@ -16,6 +16,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Button, DataTable, Input, Static
 
+from creditscope import operations
 from creditscope.client.records import CacheStatus
 from creditscope.models import CompanyLookup
 from creditscope.tui.calls import CallRequest, ResultArea
@@ -116,15 +117,16 @@ class CompareScreen(AreaScreen):
             return
         label = f"company lookup for “{self.name_asked}” ({website_label(params.get('website'))})"
         self.query_one("#compare-result", ResultArea).run(
-            CallRequest(FIND_COMPANY, params, label=label))
+            CallRequest(operations.FIND_COMPANY, params, label=label))
 
     @on(ResultArea.Succeeded, "#compare-result")
     def _compared(self, event: ResultArea.Succeeded) -> None:
-        right: CompanyLookup = event.result.data
+        answer = event.answer(operations.FIND_COMPANY)
+        right = answer.data
         right_website = event.request.params.get("website")
         rows = compare_lookups(self.left, self.left_params.get("website"), right, right_website)
         summary = Text(comparison_summary(rows) + "   ·   ")
-        summary.append_text(spend_note(event.result.record))
+        summary.append_text(spend_note(answer.record))
         self.query_one("#compare-summary", Static).update(summary)
         table: DataTable[Any] = self.query_one("#compare-table", DataTable)
         table.clear(columns=True)

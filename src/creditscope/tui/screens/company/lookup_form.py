@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from typing import Any
 
-FIND_COMPANY = "professional_network/find_company"
+from creditscope import operations
+
+FIND_COMPANY = operations.FIND_COMPANY.name  # what prices, keys and imports go by
 # A website the service can compare: a domain, optionally with scheme and path.
 _WEBSITE = re.compile(r"^(https?://)?[^\s/.]+(\.[^\s/.]+)+(/\S*)?$", re.IGNORECASE)
 

@@ -14,6 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Button, Input, Static
 
+from creditscope import operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.records import CallRecord
 from creditscope.models import CompanyLookup
@@ -144,7 +145,7 @@ class CompanyScreen(AreaScreen):
 
     def _run(self, params: dict[str, Any], *, refresh: bool) -> None:
         label = f"company lookup for “{params['name']}”"
-        request = CallRequest(FIND_COMPANY, params, refresh=refresh, label=label)
+        request = CallRequest(operations.FIND_COMPANY, params, refresh=refresh, label=label)
         self.query_one("#lookup", ResultArea).run(request)
 
     def _form_error(self, field: str | None, message: str) -> None:
@@ -160,14 +161,15 @@ class CompanyScreen(AreaScreen):
 
     @on(ResultArea.Succeeded, "#lookup")
     def _show(self, event: ResultArea.Succeeded) -> None:
-        lookup: CompanyLookup = event.result.data
+        answer = event.answer(operations.FIND_COMPANY)
+        lookup = answer.data
         params = dict(event.request.params)
         self.lookup = lookup
         self.shown_params = params
-        self.shown_record = event.result.record
+        self.shown_record = answer.record
         self.refresh_bindings()  # Re-check is offered now
         website = params.get("website")
-        summary = self._summary(lookup, params, event.result.record)
+        summary = self._summary(lookup, params, answer.record)
         self.query_one("#summary", Static).update(summary)
         table = self.query_one("#matches", MatchTable)
         table.show(lookup, website)

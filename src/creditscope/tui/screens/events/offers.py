@@ -12,9 +12,19 @@ from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.prices import credits_text, price_of
 
 if TYPE_CHECKING:
+    from creditscope.models import EventFeed
+    from creditscope.operations import Operation
     from creditscope.tui.screens.events.screen import EventsScreen
 
-OPERATION = "ticketing/discovery"
+OPERATION = "ticketing/discovery"  # its name: what prices and imported requests go by
+
+
+def events_operation() -> Operation[EventFeed]:
+    """The typed operation (``operations.EVENTS``), read from the table only when a search
+    is made: this screen is the first frame's, which leaves the table (and pydantic) out."""
+    from creditscope import operations
+
+    return operations.EVENTS
 
 
 def event_commands(screen: EventsScreen) -> Iterable[PaletteCommand]:

@@ -49,6 +49,7 @@ from creditscope.tui.screens.events.location_input import (
 from creditscope.tui.screens.events.offers import (
     OPERATION,
     event_commands,
+    events_operation,
     export_feed,
     first_visit,
     follow_first_visit,
@@ -93,8 +94,8 @@ class EventsScreen(AreaScreen):
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.point: SearchPoint | None = None  # the point of the feed on screen
-        self.search_request: CallRequest | None = None  # its first page, for Refresh
-        self.next_request: CallRequest | None = None  # the following page, for Load more
+        self.search_request: CallRequest[EventFeed] | None = None  # its first page, for Refresh
+        self.next_request: CallRequest[EventFeed] | None = None  # the following page, for Load more
         self.pages = 0
 
     def compose_body(self) -> ComposeResult:
@@ -261,7 +262,7 @@ class EventsScreen(AreaScreen):
         self.point = point
         self.event_map.search_point = (point.lat, point.lng)
         request = CallRequest(
-            OPERATION,
+            events_operation(),
             self._params(point, limit),
             refresh=refresh,
             label=f"events near {point.label}",
@@ -318,7 +319,8 @@ class EventsScreen(AreaScreen):
 
     @on(ResultArea.Succeeded, "#events-results")
     def _feed_arrived(self, message: ResultArea.Succeeded) -> None:
-        feed: EventFeed = message.result.data
+        answer = message.answer(events_operation())
+        feed = answer.data
         appending = "cursor" in message.request.params
         table = self.feed_table
         if appending:
@@ -332,7 +334,8 @@ class EventsScreen(AreaScreen):
         cursor = feed.next_cursor
         params = dict(message.request.params)
         self.next_request = (
-            CallRequest(OPERATION, {**params, "cursor": cursor}, label="the next page of events")
+            CallRequest(events_operation(), {**params, "cursor": cursor},
+                        label="the next page of events")
             if cursor
             else None
         )
@@ -342,7 +345,7 @@ class EventsScreen(AreaScreen):
         more.disabled = self.next_request is None
         self.refresh_bindings()  # Refresh and Load more are offered now (or no longer)
         self._show_on_map(fit=not appending)
-        self._summarise(feed, message.result.record)
+        self._summarise(feed, answer.record)
         where = describe_point(self.point) if self.point else "the point"
         if not table.events:
             self.results.show_empty(EMPTY_FEED)

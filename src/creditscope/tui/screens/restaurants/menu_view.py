@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Select, Static, Tabs
 
+from creditscope import operations
 from creditscope.models import Menu, MenuItem, MenuSection
 from creditscope.row_export import Row, dump_row
 from creditscope.tui.calls import ResultArea
@@ -76,7 +77,7 @@ def render_sections(sections: list[MenuSection], currency: str | None) -> Render
 class MenuView(RestaurantPart):
     """The restaurant's current menu (N cr); the diet filter and text search are free."""
 
-    operation: ClassVar[str] = "restaurants/menu"
+    operation = operations.RESTAURANT_MENU
     title: ClassVar[str] = "Menu"
     area_id: ClassVar[str] = "menu-area"
     button_id: ClassVar[str | None] = "menu-load"
@@ -89,7 +90,7 @@ class MenuView(RestaurantPart):
     def compose(self) -> ComposeResult:
         """Its priced button until fetched; then search box, diet filter and menu facts above
         the scrolling list of sections."""
-        yield PriceButton("Get the menu", operation=self.operation, id=self.button_id,
+        yield PriceButton("Get the menu", operation=self.operation.name, id=self.button_id,
                           classes="part-load")
         with ResultArea(id=self.area_id):
             with Horizontal(classes="restaurant-toolbar"):
@@ -114,7 +115,7 @@ class MenuView(RestaurantPart):
 
     @on(ResultArea.Succeeded, "#menu-area")
     def _loaded(self, event: ResultArea.Succeeded) -> None:
-        self.menu = event.result.data
+        self.menu = event.answer(operations.RESTAURANT_MENU).data
         self.loaded = True
         button = self.query_one(f"#{self.button_id}", PriceButton)
         if button.has_focus:  # the cursor goes back to the tabs, not to another tab's box

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Static
 
+from creditscope import operations
 from creditscope.models import RestaurantDetails
 from creditscope.row_export import Row
 from creditscope.tui.calls import ResultArea
@@ -87,7 +88,7 @@ def open_now_text(is_open: bool | None, zone: str | None, local: datetime) -> Te
 class OverviewView(RestaurantPart):
     """The restaurant's listing (details, N cr)."""
 
-    operation: ClassVar[str] = "restaurants/details"
+    operation = operations.RESTAURANT_DETAILS
     title: ClassVar[str] = "Overview"
     area_id: ClassVar[str] = "overview-area"
     export_word: ClassVar[tuple[str, str | None]] = ("restaurant overview", None)
@@ -109,7 +110,7 @@ class OverviewView(RestaurantPart):
 
     @on(ResultArea.Succeeded, "#overview-area")
     def _loaded(self, event: ResultArea.Succeeded) -> None:
-        details: RestaurantDetails = event.result.data
+        details = event.answer(operations.RESTAURANT_DETAILS).data
         self.loaded = True
         self.show(details)
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from textual.containers import Vertical
 
@@ -13,6 +13,9 @@ from creditscope.tui.host import host_of
 from creditscope.tui.prices import Quote, quote
 from creditscope.tui.widgets.price_button import PriceButton
 
+if TYPE_CHECKING:
+    from creditscope.operations import Operation
+
 
 class RestaurantPart(Vertical):
     """One tab of a restaurant: fetched once, on a priced press, then kept.
@@ -20,13 +23,14 @@ class RestaurantPart(Vertical):
     Opening a tab never spends (its key is a letter, its tab a click away from
     another): a part that the cache answers for free is filled at once; one that
     would cost says so in its empty state and waits for its priced button
-    (``button_id``), which Enter presses. Subclasses name their ``operation``
-    and ``title``, compose a :class:`ResultArea` with the id ``area_id`` and a
-    :class:`PriceButton` with the id ``button_id``, and fill the area on success.
+    (``button_id``), which Enter presses. Subclasses name their ``operation`` (a
+    typed ``operations`` constant) and ``title``, compose a :class:`ResultArea` with
+    the id ``area_id`` and a :class:`PriceButton` with the id ``button_id``, and fill
+    the area on success.
     ``e`` exports what the tab shows: ``shown_rows``, one ``export_word`` each.
     """
 
-    operation: ClassVar[str]
+    operation: ClassVar[Operation[Any]]
     title: ClassVar[str]  # the tab's name: "Menu"
     area_id: ClassVar[str]
     button_id: ClassVar[str | None] = None  # the priced button that fetches it (None: none)
@@ -47,7 +51,7 @@ class RestaurantPart(Vertical):
         True when it offers (its priced button takes the cursor)."""
         if self.requested:
             return False
-        now = quote(host_of(self), self.operation, self.params())
+        now = quote(host_of(self), self.operation.name, self.params())
         if now is not None and now.cost == 0:
             self.load()  # the cache answers (or, offline, says it cannot): nothing is spent
             return False

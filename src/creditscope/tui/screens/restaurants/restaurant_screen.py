@@ -11,6 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static, TabbedContent, TabPane, Tabs
 
+from creditscope import operations
 from creditscope.models import RestaurantDetails, RestaurantSummary
 from creditscope.row_export import file_stem
 from creditscope.tui.calls import ResultArea
@@ -95,7 +96,7 @@ class RestaurantScreen(AreaScreen):
     def _part_price(self, part: RestaurantPart) -> tuple[Quote | None, bool]:
         """(quote, already opened): what opening ``part`` costs now (None while the client
         is still starting)."""
-        return quote(host_of(self), part.operation, part.params()), part.loaded
+        return quote(host_of(self), part.operation.name, part.params()), part.loaded
 
     def on_mount(self) -> None:
         """Price the tabs now and whenever a client is ready; open the overview."""
@@ -136,9 +137,9 @@ class RestaurantScreen(AreaScreen):
 
     @on(ResultArea.Succeeded)
     def _part_loaded(self, event: ResultArea.Succeeded) -> None:
-        if isinstance(event.result.data, RestaurantDetails):
+        if event.is_for(operations.RESTAURANT_DETAILS):
             # Opened by id alone: the listing gives the name the breadcrumb lacked.
-            details: RestaurantDetails = event.result.data
+            details = event.answer(operations.RESTAURANT_DETAILS).data
             self.name_shown = details.name
             self.query_one("#restaurant-heading", Static).update(heading(details.name, details))
             active = self.query_one("#restaurant-parts", TabbedContent).active or "overview"

@@ -12,6 +12,7 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Input, Static
 
+from creditscope import operations
 from creditscope.models import Review, Reviews
 from creditscope.row_export import Row
 from creditscope.tui.calls import ResultArea
@@ -75,7 +76,7 @@ def render_reviews(reviews: list[Review]) -> RenderableType:
 class ReviewsView(RestaurantPart):
     """Recent reviews (N cr); a new limit is a new request, priced on its button."""
 
-    operation: ClassVar[str] = "restaurants/reviews"
+    operation = operations.RESTAURANT_REVIEWS
     title: ClassVar[str] = "Reviews"
     area_id: ClassVar[str] = "reviews-area"
     button_id: ClassVar[str | None] = "reviews-load"
@@ -91,7 +92,7 @@ class ReviewsView(RestaurantPart):
             limit = TextInput(str(DEFAULT_LIMIT), type="integer", id="reviews-limit", max_length=2)
             limit.border_title = "Reviews (1-50)"
             yield limit
-            yield PriceButton("Show reviews", operation=self.operation, id="reviews-load")
+            yield PriceButton("Show reviews", operation=self.operation.name, id="reviews-load")
         with ResultArea(id=self.area_id, fields={"limit": "#reviews-limit"}):
             with Horizontal(classes="reviews-summary"):
                 yield Static("", id="reviews-average", classes="reviews-average")
@@ -134,7 +135,7 @@ class ReviewsView(RestaurantPart):
 
     @on(ResultArea.Succeeded, "#reviews-area")
     def _loaded(self, event: ResultArea.Succeeded) -> None:
-        data: Reviews = event.result.data
+        data = event.answer(operations.RESTAURANT_REVIEWS).data
         self.reviews = data
         self.loaded = True
         self.query_one("#reviews-average", Static).update(average_text(data))

@@ -13,6 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import Button, DataTable, Input, Select, Static
 
+from creditscope import operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.models import CUISINES, RestaurantSearch
 from creditscope.place_check import check_place, is_known_place
@@ -32,7 +33,7 @@ from creditscope.tui.screens.restaurants.results_table import BY_KEY, Restaurant
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
 
-SEARCH = "restaurants/search"
+SEARCH = operations.RESTAURANT_SEARCH.name  # what prices, keys and imports go by
 DEFAULT_LIMIT = 10
 
 
@@ -132,7 +133,7 @@ class RestaurantsScreen(AreaScreen):
         "no restaurants"; a live service may know it, so there it can be sent anyway)."""
         params = self.search_params()
         label = f"restaurants near {params['location']}" if params["location"] else "restaurants"
-        request = CallRequest(SEARCH, params, refresh=refresh, label=label)
+        request = CallRequest(operations.RESTAURANT_SEARCH, params, refresh=refresh, label=label)
         area = self.query_one("#restaurant-results", ResultArea)
         checked = check_place(str(params["location"])) if params["location"] else None
         client = host_of(self).client
@@ -149,7 +150,7 @@ class RestaurantsScreen(AreaScreen):
         if not host_of(self).is_sandbox:
             self._offer_unknown_place(request, checked.message)
 
-    def _offer_unknown_place(self, request: CallRequest, why: str) -> None:
+    def _offer_unknown_place(self, request: CallRequest[RestaurantSearch], why: str) -> None:
         """A live service may know a place the gazetteer does not: send only if confirmed."""
         from creditscope.tui.screens.confirm import ConfirmSpend
 
@@ -197,7 +198,7 @@ class RestaurantsScreen(AreaScreen):
 
     @on(ResultArea.Succeeded, "#restaurant-results")
     def _searched(self, event: ResultArea.Succeeded) -> None:
-        data: RestaurantSearch = event.result.data
+        data = event.answer(operations.RESTAURANT_SEARCH).data
         self.place = place_name(data.location or str(event.request.params.get("location", "")))
         table = self.query_one("#results-table", RestaurantResults)
         table.show(data.results, symbol=local_currency_symbol(data.location))
