@@ -1,0 +1,33 @@
+"""Recognising code pasted in place of a request, to say what to paste instead.
+
+Customers paste the Python, PowerShell or JavaScript their script runs. Reading
+code is guessing (variables, loops, f-strings), so it is refused, with the way
+to get something importable: the URL, the JSON body, or the browser's or tool's
+"Copy as cURL".
+"""
+
+from __future__ import annotations
+
+import re
+
+_WHAT_TO_PASTE = ("Paste the request's URL, its JSON body, or a curl command "
+                  "(a browser's network tab: right-click the request > Copy > Copy as cURL).")
+_KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"^\s*(import\s+requests|from\s+requests\s+import)|\brequests\.(get|post|"
+                r"request|Session)\s*\(|\bhttpx\.(get|post|Client|AsyncClient)\b", re.MULTILINE),
+     "Python code (requests/httpx)"),
+    # Windows PowerShell's `curl` is Invoke-WebRequest: its parameters give it away.
+    (re.compile(r"\b(Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b\s+-|\s-(Uri|UseBasicParsing"
+                r"|Method|Headers|WebSession|ContentType)\b", re.IGNORECASE),
+     "a PowerShell Invoke-WebRequest command"),
+    (re.compile(r"^\s*(await\s+)?fetch\s*\(|\baxios\.(get|post)\s*\(", re.MULTILINE),
+     "JavaScript code (fetch/axios)"),
+)
+
+
+def code_problem(text: str) -> str | None:
+    """Why ``text`` cannot be imported when it is code, or None when it is not code."""
+    for pattern, kind in _KINDS:
+        if pattern.search(text):
+            return f"This is {kind}, not a request creditscope can read. {_WHAT_TO_PASTE}"
+    return None
