@@ -128,9 +128,14 @@ def split_command(
         raise ImportProblem(f"This is not a {program[0]} command: it should start with "
                             f"`{program[0]}`.")
     if rest:
-        operator = rest[:2] if rest.startswith(("||", "&&", ">>")) else rest[0]
-        notes.append(f"The shell's {operator} and what follows it were not read.")
+        notes.append(rest_note(rest))
     return words[1:], notes
+
+
+def rest_note(rest: str) -> str:
+    """The note for a command ended by a shell operator (``| jq .``, ``> out.json``)."""
+    operator = rest[:2] if rest.startswith(("||", "&&", ">>")) else rest[0]
+    return f"The shell's {operator} and what follows it were not read."
 
 
 def parse_curl(text: str) -> CurlCommand:
@@ -303,6 +308,9 @@ _REDACTIONS = (
     (re.compile(rf"(\s{_CREDENTIAL_OPTION}[ \t=]+(?:\$?'|\^?\"|[\u2018\u201c]))"
                 rf"[^{_ENDS}\r\n]+"), rf"\1{REDACTED}"),
     (re.compile(rf"(\s{_CREDENTIAL_OPTION}[ \t=]+)[^{_ENDS}\s$][^\s]*"), rf"\1{REDACTED}"),
+    # PowerShell's session cookies: New-Object System.Net.Cookie("name", "value", …)
+    (re.compile(r"(System\.Net\.Cookie\(\s*[\"'][^\"']*[\"']\s*,\s*[\"'])[^\"']*"),
+     rf"\1{REDACTED}"),
     # a key in the query string
     (re.compile(r"([?&](?:api_key|apikey|key|x-api-key|token|access_token)=)[^&\s'\"#^]+",
                 re.IGNORECASE), rf"\1{REDACTED}"),

@@ -1,6 +1,7 @@
 """Recognising code pasted in place of a request, to say what to paste instead.
 
-Customers paste the Python, PowerShell or JavaScript their script runs. Reading
+Customers paste the Python or JavaScript their script runs (PowerShell's
+Invoke-WebRequest is read: ``powershell_parse``). Reading
 code is guessing (variables, loops, f-strings), so it is refused, with the way
 to get something importable: the URL, the JSON body, or the browser's or tool's
 "Copy as cURL".
@@ -16,10 +17,6 @@ _KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"^\s*(import\s+requests|from\s+requests\s+import)|\brequests\.(get|post|"
                 r"request|Session)\s*\(|\bhttpx\.(get|post|Client|AsyncClient)\b", re.MULTILINE),
      "Python code (requests/httpx)"),
-    # Windows PowerShell's `curl` is Invoke-WebRequest: its parameters give it away.
-    (re.compile(r"\b(Invoke-WebRequest|Invoke-RestMethod|iwr|irm)\b\s+-|\s-(Uri|UseBasicParsing"
-                r"|Method|Headers|WebSession|ContentType)\b", re.IGNORECASE),
-     "a PowerShell Invoke-WebRequest command"),
     (re.compile(r"^\s*(await\s+)?fetch\s*\(|\baxios\.(get|post)\s*\(", re.MULTILINE),
      "JavaScript code (fetch/axios)"),
 )

@@ -1,12 +1,14 @@
-"""Recognising a pasted request: a curl command, a full URL, or a JSON body.
+"""Recognising a pasted request: a curl, HTTPie or PowerShell command, a full URL, a
+JSON body, or our own lookup report.
 
 ``import_request(text, base_url)`` says which operation of ``operations.py`` the
 request is, with its parameters as given and the notes a user should read (the
-key was replaced, an option was ignored). The parameters are checked with the
-client's own local validation; ``problem`` holds what it refused, so a form can
-open filled in and point at the field. Anything that cannot be a request of the
-configured service (another host, an unknown path, a malformed command) raises
-``ImportProblem`` with an explanation. Nothing is sent, and no key is kept.
+key was dropped, headers were ignored, it is replayed on the sandbox). The
+parameters are checked with the client's own local validation; ``problem`` holds
+what it refused, so a form can open filled in and point at the field. Anything
+that cannot be a request of the configured service (another host on a live
+service, an unknown path, a malformed command, code) raises ``ImportProblem``
+with an explanation. Nothing is sent, and no key is kept.
 """
 
 from __future__ import annotations
@@ -23,6 +25,10 @@ from creditscope.support.curl_parse import CurlCommand, ImportProblem, looks_lik
 from creditscope.support.header_notes import header_notes
 from creditscope.support.httpie_parse import looks_like_httpie, parse_httpie
 from creditscope.support.pasted_code import code_problem
+from creditscope.support.powershell_parse import (
+    looks_like_invoke_webrequest,
+    parse_invoke_webrequest,
+)
 from creditscope.support.report_import import looks_like_report, report_request
 from creditscope.support.request_target import absolute, target_of
 
@@ -59,6 +65,8 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
     code = code_problem(stripped)
     if code is not None:
         raise ImportProblem(code)
+    if looks_like_invoke_webrequest(stripped):  # before curl: PowerShell's curl is this
+        return _from_curl(parse_invoke_webrequest(stripped), base_url)
     if looks_like_curl(stripped):
         return _from_curl(parse_curl(stripped), base_url)
     if looks_like_httpie(stripped):
