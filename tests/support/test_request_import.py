@@ -153,6 +153,8 @@ def test_the_sandbox_address_imports_on_the_sandbox() -> None:
     f"curl --cookie 'session={SECRET}' {BASE}/catalog",
     f"curl https://user:{SECRET}@api.example.com/catalog",
     f"X-API-Key: {SECRET}",
+    f"http api.example.com/restaurants/menu id==r_1 api_key=={SECRET}",
+    f"curl -b 'session={SECRET}; theme=dark' {BASE}/catalog",
 ])
 def test_redacted_text_keeps_the_request_but_not_the_key(text: str) -> None:
     from creditscope.support.curl_parse import redact_credentials

@@ -311,8 +311,10 @@ _REDACTIONS = (
     # PowerShell's session cookies: New-Object System.Net.Cookie("name", "value", …)
     (re.compile(r"(System\.Net\.Cookie\(\s*[\"'][^\"']*[\"']\s*,\s*[\"'])[^\"']*"),
      rf"\1{REDACTED}"),
-    # a key in the query string
+    # a key in the query string, or in an HTTPie item (api_key==…)
     (re.compile(r"([?&](?:api_key|apikey|key|x-api-key|token|access_token)=)[^&\s'\"#^]+",
+                re.IGNORECASE), rf"\1{REDACTED}"),
+    (re.compile(r"((?<![\w-])(?:api_key|apikey|x-api-key|access_token)==?['\"]?)[^&\s'\"#^]+",
                 re.IGNORECASE), rf"\1{REDACTED}"),
     # user:password@host
     (re.compile(r"(://)[^/@\s'\"]+@"), rf"\1{REDACTED}@"),

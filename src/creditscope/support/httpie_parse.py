@@ -30,7 +30,7 @@ _SEPARATORS = (":=@", "=@", "==", ":=", "@", "=", ":")
 _FLAGS = frozenset({
     "-v", "--verbose", "-h", "--headers", "-b", "--body", "-F", "--follow", "-j", "--json",
     "-f", "--form", "--check-status", "-I", "--ignore-stdin", "--offline", "-q", "--quiet",
-    "-m", "--meta", "--all", "-S", "--stream", "--compress", "-x", "--pretty=all",
+    "-m", "--meta", "--all", "-S", "--stream", "--compress", "-x",
     "--debug", "--traceback", "-d", "--download", "-c", "--continue",
 })
 _WITH_VALUE = frozenset({
@@ -45,11 +45,7 @@ _SECRET_HEADERS = frozenset({"x-api-key", "authorization", "proxy-authorization"
 
 def looks_like_httpie(text: str) -> bool:
     """True when the command's first word is ``http`` or ``https`` followed by more."""
-    try:
-        split_command(text, _PROGRAMS)
-    except ImportProblem as problem:
-        return "malformed" in str(problem)  # an HTTPie command with a quote left open
-    return True
+    return re.match(r"https?[ \t]+\S", command_text(text)) is not None
 
 
 def parse_httpie(text: str) -> CurlCommand:
