@@ -106,7 +106,8 @@ REFUSED: list[tuple[str, tuple[str, ...]]] = [
     (f"curl --frobnicate {BASE}/catalog", ("--frobnicate",)),
     ("curl -s -H 'Accept: application/json'", ("no URL",)),
     (f"curl {BASE}/catalog {BASE}/catalog", ("2 URLs",)),
-    ("wget https://api.example.com/catalog", ("not a curl command",)),
+    (f"curl -H X-API-Key: {SECRET}", ("no host name",)),  # the key, unquoted, read as the URL
+    ("wget https://api.example.com/catalog", ("not a command (curl, HTTPie, PowerShell)",)),
     ("", ("Nothing to import",)),
     ('["name"]', ("object",)),
     ('{"location": "Lisbon"}', ("location", "paste its URL")),

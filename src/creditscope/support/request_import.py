@@ -78,8 +78,8 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
     if "\n" not in stripped and " " not in stripped:
         return _from_url(stripped, base_url, method=None, extra={}, notes=[], source="URL")
     raise ImportProblem(
-        "This is not a curl command, a URL or a JSON body. Paste one of those "
-        "(e.g. from the customer's ticket)."
+        "This is not a command (curl, HTTPie, PowerShell), a URL or a JSON body. Paste one "
+        "of those (e.g. from the customer's ticket)."
     )
 
 

@@ -48,6 +48,10 @@ def target_of(url: str, base_url: str) -> Target:
     notes: list[str] = []
     path = parts.path.rstrip("/") or "/"
     if parts.hostname and not _same_service(parts.hostname, port, base):
+        if not _host_like(parts.hostname):
+            # Not echoed: a word taken for the URL may be a key (-H X-API-Key: sk_…).
+            raise ImportProblem("The command's URL has no host name where one should be. "
+                                "Paste the whole command, URL included.")
         shown = parts.netloc.rpartition("@")[2]  # never echo user:password@
         if not is_sandbox(base_url):
             raise ImportProblem(
@@ -75,6 +79,11 @@ def _same_service(host: str, port: int | None, base: SplitResult) -> bool:
 
     return (host.lower().rstrip(".") == (base.hostname or "").lower().rstrip(".")
             and normal(port) == normal(base.port))
+
+
+def _host_like(host: str) -> bool:
+    """A name with a dot, an IP address or localhost: not a stray word read as a URL."""
+    return "." in host or ":" in host or host in _LOOPBACK
 
 
 def _inside_base_path(path: str, prefix: str) -> str:
