@@ -1,7 +1,8 @@
 """Recognising code pasted in place of a request, to say what to paste instead.
 
 Customers paste the Python or JavaScript their script runs (PowerShell's
-Invoke-WebRequest is read: ``powershell_parse``). Reading
+Invoke-WebRequest and a browser's "Copy as fetch" are read: ``powershell_parse``,
+``fetch_parse``). Reading
 code is guessing (variables, loops, f-strings), so it is refused, with the way
 to get something importable: the URL, the JSON body, or the browser's or tool's
 "Copy as cURL".
@@ -18,7 +19,7 @@ _KINDS: tuple[tuple[re.Pattern[str], str], ...] = (
                 r"request|Session)\s*\(|\bhttpx\.(get|post|Client|AsyncClient)\b", re.MULTILINE),
      "Python code (requests/httpx)"),
     (re.compile(r"^\s*(await\s+)?fetch\s*\(|\baxios\.(get|post)\s*\(", re.MULTILINE),
-     "JavaScript code (fetch/axios)"),
+     "JavaScript code"),
 )
 
 

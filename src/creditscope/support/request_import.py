@@ -1,5 +1,5 @@
-"""Recognising a pasted request: a curl, HTTPie or PowerShell command, a full URL, a
-JSON body, or our own lookup report.
+"""Recognising a pasted request: a curl, HTTPie or PowerShell command, a browser's
+``fetch(…)``, a full URL, a JSON body, or our own lookup report.
 
 ``import_request(text, base_url)`` says which operation of ``operations.py`` the
 request is, with its parameters as given and the notes a user should read (the
@@ -22,6 +22,7 @@ from creditscope import operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.validation import accepted_fields, validate
 from creditscope.support.curl_parse import CurlCommand, ImportProblem, looks_like_curl, parse_curl
+from creditscope.support.fetch_parse import parse_fetch
 from creditscope.support.header_notes import header_notes
 from creditscope.support.httpie_parse import looks_like_httpie, parse_httpie
 from creditscope.support.pasted_code import code_problem
@@ -62,6 +63,9 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
     stripped = text.strip()
     if not stripped:
         raise ImportProblem("Nothing to import: paste a curl command, a URL or a JSON body.")
+    fetched = parse_fetch(stripped)  # a browser's "Copy as fetch": JSON options, read
+    if fetched is not None:
+        return _from_curl(fetched, base_url)
     code = code_problem(stripped)
     if code is not None:
         raise ImportProblem(code)
