@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 
 from creditscope.cli import main
 from creditscope.sandbox import SANDBOX_BASE_URL
+from creditscope.support.shell_words import split_words
 
 SECRET = "sk_live_customer_SECRET_9876"
 PASTED = (
@@ -37,7 +39,7 @@ def test_dry_run_shows_the_parsed_request_without_the_pasted_key() -> None:
         f"POST {SANDBOX_BASE_URL}/professional_network/find_company\n")
     assert '{"name": "Northwind Labs Ltd", "website": "northwind.com"}' in result.stdout
     assert "price: 10 credits" in result.stdout
-    assert "removed" in result.stderr and "configured key is used" in result.stderr
+    assert "key dropped" in result.stderr and "configured key is used" in result.stderr
     assert SECRET not in result.output
     assert credits_spent() == 0
 
@@ -59,10 +61,30 @@ def test_stdin_and_param_overrides() -> None:
     assert "limit=3" in result.stdout and "location=Lisbon" in result.stdout
 
 
+def readme_example() -> list[str]:
+    """The README's own ``creditscope call --from-curl "…"`` line, as the shell splits it."""
+    readme = (Path(__file__).parents[2] / "README.md").read_text(encoding="utf-8")
+    start = readme.index("creditscope call --dry-run --from-curl")
+    words, _rest = split_words(readme[start:readme.index("\n", readme.index("-d '", start))],
+                               "posix")
+    assert words[:4] == ["creditscope", "call", "--dry-run", "--from-curl"]
+    return words[1:]
+
+
+def test_the_readme_example_is_replayed_on_the_sandbox_of_a_fresh_install() -> None:
+    result = run(*readme_example())
+    assert result.exit_code == 0, result.output
+    assert result.stdout.startswith(
+        f"POST {SANDBOX_BASE_URL}/professional_network/find_company\n")
+    assert "note: Replayed on the sandbox (demo data); the customer called api.example.com." \
+        in result.stderr
+    assert "sk_live" not in result.output
+    assert credits_spent() == 0
+
+
 def test_bad_pastes_are_explained_and_cost_nothing() -> None:
-    other = run("call", "--from-curl", "curl https://api.other.example/catalog")
-    assert other.exit_code == 2
-    assert "api.other.example" in other.output and "Settings" in other.output
+    code = run("call", "--from-curl", "import requests\nrequests.get('https://x/catalog')")
+    assert code.exit_code == 2 and "This is Python code" in code.output
     from_file = run("call", "--from-curl",
                     f"curl {SANDBOX_BASE_URL}/professional_network/find_company -d @body.json")
     assert from_file.exit_code == 2 and "cannot read files" in from_file.output

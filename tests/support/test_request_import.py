@@ -106,7 +106,8 @@ REFUSED: list[tuple[str, tuple[str, ...]]] = [
     (f"curl --frobnicate {BASE}/catalog", ("--frobnicate",)),
     ("curl -s -H 'Accept: application/json'", ("no URL",)),
     (f"curl {BASE}/catalog {BASE}/catalog", ("2 URLs",)),
-    ("wget https://api.example.com/catalog", ("not a curl command",)),
+    (f"curl -H X-API-Key: {SECRET}", ("no host name",)),  # the key, unquoted, read as the URL
+    ("wget https://api.example.com/catalog", ("not a command (curl, HTTPie, PowerShell)",)),
     ("", ("Nothing to import",)),
     ('["name"]', ("object",)),
     ('{"location": "Lisbon"}', ("location", "paste its URL")),
@@ -153,6 +154,8 @@ def test_the_sandbox_address_imports_on_the_sandbox() -> None:
     f"curl --cookie 'session={SECRET}' {BASE}/catalog",
     f"curl https://user:{SECRET}@api.example.com/catalog",
     f"X-API-Key: {SECRET}",
+    f"http api.example.com/restaurants/menu id==r_1 api_key=={SECRET}",
+    f"curl -b 'session={SECRET}; theme=dark' {BASE}/catalog",
 ])
 def test_redacted_text_keeps_the_request_but_not_the_key(text: str) -> None:
     from creditscope.support.curl_parse import redact_credentials

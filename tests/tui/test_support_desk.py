@@ -73,7 +73,7 @@ async def test_import_fills_the_company_form_and_sends_nothing(
         assert SECRET not in shown and "Authorization: •••" in shown
         result = static_text(app, "#import-result")
         assert "Find a company page" in result and "name: Northwind Labs Ltd" in result
-        assert "configured key is used instead" in result
+        assert "Pasted key dropped (never stored or shown)" in result
         assert "Price: 10 cr" in static_text(app, "#import-price")  # beside the buttons
         assert SECRET not in result
         await pilot.click("#import-open")
@@ -146,14 +146,15 @@ async def test_what_cannot_be_imported_is_explained_in_place(
     async with app.run_test(size=SIZE) as pilot:
         await open_area(pilot, "company")
         screen = await paste_into_import(
-            pilot, f"curl -H 'X-API-Key: {SECRET}' https://api.other.example/catalog")
-        assert "api.other.example" in static_text(app, "#import-result")
+            pilot, f"curl {SANDBOX_BASE_URL}/restaurants/nearby?location=Lisbon")
+        assert "/restaurants/nearby is not a path" in static_text(app, "#import-result")
         assert not screen.query_one("#import-open", Button).display
         assert not screen.query_one("#import-send", PriceButton).display
         screen.query_one("#import-text", TextArea).text = (
             f"curl {SANDBOX_BASE_URL}/professional_network/find_company --data @body.json")
         await settle(pilot)
         assert "cannot read files" in static_text(app, "#import-result")
+        assert not screen.query_one("#import-open", Button).display
         screen.query_one("#import-text", TextArea).text = (
             f"{SANDBOX_BASE_URL}/restaurants/search?location=Lisbon&limit=99")
         await settle(pilot)
@@ -268,3 +269,33 @@ def test_pasted_values_are_shown_safely() -> None:
     assert shown_value("Acme\x07\x1b[2J") == "Acme\\x07\\x1b[2J"
     assert shown_value("x" * 10_240).endswith("… (10240 characters)")
     assert len(shown_value("x" * 10_240)) < 150
+
+
+CORPUS = Path(__file__).parents[1] / "support" / "curl_corpus"
+
+
+async def test_a_browser_paste_shows_its_notes_and_price_at_80x24(
+    make_app: Callable[..., CreditscopeApp],
+) -> None:
+    """Chrome's "Copy as cURL" with its 15 headers, on the sandbox: every note and the
+    price are on screen at once, uncovered, without scrolling."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_area(pilot, "company")
+        pasted = (CORPUS / "chrome-bash-find-company.txt").read_text(encoding="utf-8")
+        screen = await paste_into_import(pilot, pasted)
+        result = static_text(app, "#import-result")
+        assert "name: Northwind Labs Ltd" in result
+        assert "12 browser headers ignored (cookies, sec-fetch-*, sec-ch-*, user-agent…)" in result
+        assert "the customer called api.example.com" in result
+        assert "sec-fetch-dest" not in result and "sk_live" not in result
+        body = screen.query_one(".dialog-body").region
+        shown = screen.query_one("#import-result").region
+        assert body.contains_region(shown), "the notes need scrolling to be read"
+        assert shown.height == len(result.splitlines())  # one screen line per note
+        price = screen.query_one("#import-price", Static)
+        assert str(price.render()).startswith("Price: 10 cr")
+        assert app.screen.region.contains_region(price.region)
+        assert app.screen.get_widget_at(price.region.x, price.region.y)[0] is price
+        assert screen.query_one("#import-open", Button).display
+        assert calls(app) == 0

@@ -2,20 +2,29 @@
 
 ``parse_curl`` understands the options people paste: ``-X/--request``, ``-G/--get``,
 ``-H/--header``, ``-d/--data`` and its variants, ``--json``, ``--url``, line
-continuations and the usual output flags (ignored). It refuses what a pasted
-command cannot do here: read a file (``--data @body.json``), upload, or post a
-multipart form, and says why.
+continuations and the usual output flags (ignored), written for bash, cmd.exe or
+PowerShell (``shell_words``), after a chat app's curly quotes are undone
+(``paste_cleanup``). It refuses what a pasted command cannot do here: read a
+file (``--data @body.json``), upload, or post a multipart form, and says why.
 
-Credentials (``X-API-Key``, ``Authorization``, ``-u``, cookies) are dropped while
+Credentials (``X-API-Key``, ``Authorization``, ``-u``) and cookies are dropped while
 reading: they never reach the returned value, so nothing downstream can show,
-store or log them. ``credentials_dropped`` says that one was there.
+store or log them. ``credentials_dropped`` and ``cookies_dropped`` say one was there.
 """
 
 from __future__ import annotations
 
 import re
-import shlex
 from dataclasses import dataclass, field
+
+from creditscope.support.paste_cleanup import (
+    SMART_PUNCTUATION,
+    clean_punctuation,
+    drop_comment_lines,
+    has_curly_quotes,
+    strip_prompt,
+)
+from creditscope.support.shell_words import UnclosedQuote, dialect_of, split_words
 
 
 class ImportProblem(ValueError):
@@ -42,6 +51,9 @@ class CurlCommand:
     data: list[DataPart] = field(default_factory=list)
     credentials_dropped: bool = False
     ignored: list[str] = field(default_factory=list)  # options read but without effect here
+    cookies_dropped: bool = False
+    notes: list[str] = field(default_factory=list)  # how the text was read (curly quotes…)
+    tool: str = "curl"  # the command it came from: "curl" or "HTTPie"
 
 
 # Options without a value that change nothing for the service (output, TLS, redirects).
@@ -67,7 +79,8 @@ _DATA_OPTIONS = {
     "-d": "data", "--data": "data", "--data-ascii": "data", "--data-binary": "data",
     "--data-raw": "raw", "--json": "json", "--data-urlencode": "urlencode",
 }
-_CREDENTIAL_OPTIONS = frozenset({"-u", "--user", "-b", "--cookie", "--oauth2-bearer"})
+_CREDENTIAL_OPTIONS = frozenset({"-u", "--user", "--oauth2-bearer"})
+_COOKIE_OPTIONS = frozenset({"-b", "--cookie"})
 _REFUSED = {
     "-F": "posts a multipart form, which the service does not take",
     "--form": "posts a multipart form, which the service does not take",
@@ -79,37 +92,70 @@ _REFUSED = {
 }
 _SHORT_WITH_VALUE = frozenset(
     opt[1] for opt in (*_IGNORED_WITH_VALUE, *_DATA_OPTIONS, *_CREDENTIAL_OPTIONS, *_REFUSED,
-                       "-X", "-H")
+                       *_COOKIE_OPTIONS, "-X", "-H")
     if len(opt) == 2
 )
-_SECRET_HEADERS = frozenset({"x-api-key", "authorization", "cookie", "proxy-authorization"})
-# A backslash (POSIX shells), caret (cmd.exe) or backtick (PowerShell) ending a line.
-_CONTINUATION = re.compile(r"[\\^`][ \t]*\r?\n")
+_SECRET_HEADERS = frozenset({"x-api-key", "authorization", "proxy-authorization"})
+
+
+def command_text(text: str) -> str:
+    """The command itself: whole-line comments (our own export's preface) and a prompt gone."""
+    return strip_prompt(drop_comment_lines(text))
 
 
 def looks_like_curl(text: str) -> bool:
-    """True when ``text`` starts like a curl command (``curl …`` or ``$ curl …``)."""
-    return re.match(r"^\s*(\$\s*)?curl(\.exe)?(\s|$)", text) is not None
+    """True when ``text`` starts like a curl command (``curl …``, ``$ curl …``, ``curl.exe``)."""
+    plain, _changed = clean_punctuation(command_text(text))
+    return re.match(r"^curl(\.exe)?(\s|$)", plain) is not None
 
 
-def split_command(text: str) -> list[str]:
-    """The command's words, shell-quoted as a POSIX shell reads them, continuations joined."""
-    joined = _CONTINUATION.sub(" ", text.strip())
-    joined = re.sub(r"^\$\s*", "", joined)
+def split_command(
+    text: str, program: tuple[str, ...] = ("curl", "curl.exe"), *, quotes: bool | None = None,
+) -> tuple[list[str], list[str]]:
+    """The command's words after ``program``, read in its shell's dialect, and notes on how.
+
+    ``quotes``: whether curly quotes are shell quotes (see ``clean_punctuation``).
+    """
+    plain, changed = clean_punctuation(command_text(text), quotes=quotes)
+    notes = [SMART_PUNCTUATION] if changed else []
     try:
-        words = shlex.split(joined, comments=False, posix=True)
-    except ValueError as exc:
+        words, rest = split_words(plain, dialect_of(plain))
+    except UnclosedQuote as exc:
         raise ImportProblem(
             f"The command is malformed ({exc}): a quote is not closed. Paste the whole command."
         ) from None
-    if not words or words[0] not in ("curl", "curl.exe"):
-        raise ImportProblem("This is not a curl command: it should start with `curl`.")
-    return words[1:]
+    if not words or words[0] not in program:
+        raise ImportProblem(f"This is not a {program[0]} command: it should start with "
+                            f"`{program[0]}`.")
+    if rest:
+        notes.append(rest_note(rest))
+    return words[1:], notes
+
+
+def rest_note(rest: str) -> str:
+    """The note for a command ended by a shell operator (``| jq .``, ``> out.json``)."""
+    operator = rest[:2] if rest.startswith(("||", "&&", ">>")) else rest[0]
+    return f"The shell's {operator} and what follows it were not read."
 
 
 def parse_curl(text: str) -> CurlCommand:
     """The request a pasted curl command would send; ``ImportProblem`` when it cannot be used."""
-    words = split_command(text)
+    try:
+        return _parse_curl(text, quotes=None)
+    except ImportProblem:
+        if not has_curly_quotes(text):
+            raise
+        # Some quotes curly, some plain (a half-edited chat paste): try them all as quotes.
+        try:
+            return _parse_curl(text, quotes=True)
+        except ImportProblem:
+            pass
+        raise
+
+
+def _parse_curl(text: str, *, quotes: bool | None) -> CurlCommand:
+    words, notes = split_command(text, quotes=quotes)
+    cookies = False
     urls: list[str] = []
     method: str | None = None
     get = False
@@ -149,6 +195,8 @@ def parse_curl(text: str) -> CurlCommand:
             header = _header(value_of(word))
             if header is None:
                 dropped = True
+            elif header[0].lower() == "cookie":
+                cookies = True  # never kept: a session is as good as a key
             elif header[0]:
                 headers.append(header)
         elif word in _DATA_OPTIONS:
@@ -156,6 +204,9 @@ def parse_curl(text: str) -> CurlCommand:
         elif word in _CREDENTIAL_OPTIONS:
             value_of(word)  # read past it; never kept
             dropped = True
+        elif word in _COOKIE_OPTIONS:
+            value_of(word)
+            cookies = True
         elif word in _REFUSED:
             raise ImportProblem(f"The command uses {word}, which {_REFUSED[word]}.")
         elif word in _IGNORED_WITH_VALUE:
@@ -175,7 +226,7 @@ def parse_curl(text: str) -> CurlCommand:
         raise ImportProblem(
             f"The command has {len(urls)} URLs; import one request at a time."
         )
-    return CurlCommand(urls[0], method, get, headers, data, dropped, ignored)
+    return CurlCommand(urls[0], method, get, headers, data, dropped, ignored, cookies, notes)
 
 
 def _expand_short_option(word: str) -> list[str]:
@@ -195,6 +246,8 @@ def _header(text: str) -> tuple[str, str] | None:
     """``("Name", "value")``; None for a credential (dropped); ``("", "")`` for a removal."""
     name, colon, value = text.partition(":")
     name = name.strip()
+    if name.lower() == "cookie":
+        return ("cookie", "")  # the value is not kept
     if not colon:
         # curl's "Name;" sends an empty header, "Name:" removes one; neither matters here.
         return ("", "")
@@ -236,15 +289,32 @@ def _file_problem(option: str, path: str) -> ImportProblem:
 
 # What redaction puts where a credential was.
 REDACTED = "•••"
+# What ends a value: a quote (plain or curly, as a chat app writes it) or cmd's caret.
+_ENDS = "'\"^\u2018\u2019\u201c\u201d"
+_CREDENTIAL_OPTION = r"(?:-u|--user|-b|--cookie|--oauth2-bearer|-a|--auth)"
 _REDACTIONS = (
-    # header lines and -H values: X-API-Key: …, Authorization: Bearer …, cookies
-    (re.compile(r"\b(x-api-key|authorization|cookie|proxy-authorization)(\s*:\s*)"
-                r"[^'\"\s][^'\"\r\n]*", re.IGNORECASE), rf"\1\2{REDACTED}"),
-    # -u user:password, -b cookies, --oauth2-bearer token
-    (re.compile(r"(\s(?:-u|--user|-b|--cookie|--oauth2-bearer)\s+)(['\"]?)[^'\"\s]+",
-                re.IGNORECASE), rf"\1\2{REDACTED}"),
-    # a key in the query string
-    (re.compile(r"([?&](?:api_key|apikey|key|x-api-key|token|access_token)=)[^&\s'\"#]+",
+    # header lines and -H values: X-API-Key: …, Authorization: Bearer … (a key has no
+    # space, so an unquoted HTTPie item ends at one), cookies (up to the closing quote)
+    (re.compile(rf"\b(x-api-key|authorization|proxy-authorization)(\s*:\s*['\"]?)"
+                rf"(?:(?:bearer|basic|token)\s+)?[^{_ENDS}\s]+", re.IGNORECASE),
+     rf"\1\2{REDACTED}"),
+    (re.compile(rf"\b(cookie\s*:\s*['\"]?)[^{_ENDS}\s][^{_ENDS}\r\n]*", re.IGNORECASE),
+     rf"\1{REDACTED}"),
+    # the same names quoted, as code writes them: {"X-API-Key": "…"}, "x-api-key"="…"
+    (re.compile(r"([\"'](?:x-api-key|authorization|cookie|proxy-authorization|api_?key"
+                r"|access_token)[\"']\s*[:=]\s*[\"'])[^\"'\r\n]+", re.IGNORECASE),
+     rf"\1{REDACTED}"),
+    # -u user:password, -b cookies, --oauth2-bearer token, HTTPie's -a: quoted, then bare
+    (re.compile(rf"(\s{_CREDENTIAL_OPTION}[ \t=]+(?:\$?'|\^?\"|[\u2018\u201c]))"
+                rf"[^{_ENDS}\r\n]+"), rf"\1{REDACTED}"),
+    (re.compile(rf"(\s{_CREDENTIAL_OPTION}[ \t=]+)[^{_ENDS}\s$][^\s]*"), rf"\1{REDACTED}"),
+    # PowerShell's session cookies: New-Object System.Net.Cookie("name", "value", …)
+    (re.compile(r"(System\.Net\.Cookie\(\s*[\"'][^\"']*[\"']\s*,\s*[\"'])[^\"']*"),
+     rf"\1{REDACTED}"),
+    # a key in the query string, or in an HTTPie item (api_key==…)
+    (re.compile(r"([?&](?:api_key|apikey|key|x-api-key|token|access_token)=)[^&\s'\"#^]+",
+                re.IGNORECASE), rf"\1{REDACTED}"),
+    (re.compile(r"((?<![\w-])(?:api_key|apikey|x-api-key|access_token)==?['\"]?)[^&\s'\"#^]+",
                 re.IGNORECASE), rf"\1{REDACTED}"),
     # user:password@host
     (re.compile(r"(://)[^/@\s'\"]+@"), rf"\1{REDACTED}@"),

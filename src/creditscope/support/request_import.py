@@ -1,12 +1,14 @@
-"""Recognising a pasted request: a curl command, a full URL, or a JSON body.
+"""Recognising a pasted request: a curl, HTTPie or PowerShell command, a browser's
+``fetch(…)``, a full URL, a JSON body, or our own lookup report.
 
 ``import_request(text, base_url)`` says which operation of ``operations.py`` the
 request is, with its parameters as given and the notes a user should read (the
-key was replaced, an option was ignored). The parameters are checked with the
-client's own local validation; ``problem`` holds what it refused, so a form can
-open filled in and point at the field. Anything that cannot be a request of the
-configured service (another host, an unknown path, a malformed command) raises
-``ImportProblem`` with an explanation. Nothing is sent, and no key is kept.
+key was dropped, headers were ignored, it is replayed on the sandbox). The
+parameters are checked with the client's own local validation; ``problem`` holds
+what it refused, so a form can open filled in and point at the field. Anything
+that cannot be a request of the configured service (another host on a live
+service, an unknown path, a malformed command, code) raises ``ImportProblem``
+with an explanation. Nothing is sent, and no key is kept.
 """
 
 from __future__ import annotations
@@ -20,19 +22,24 @@ from creditscope import operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.validation import accepted_fields, validate
 from creditscope.support.curl_parse import CurlCommand, ImportProblem, looks_like_curl, parse_curl
+from creditscope.support.fetch_parse import parse_fetch
+from creditscope.support.header_notes import header_notes
+from creditscope.support.httpie_parse import looks_like_httpie, parse_httpie
+from creditscope.support.pasted_code import code_problem
+from creditscope.support.powershell_parse import (
+    looks_like_invoke_webrequest,
+    parse_invoke_webrequest,
+)
+from creditscope.support.report_import import looks_like_report, report_request
+from creditscope.support.request_target import absolute, target_of
 
 __all__ = ["ImportProblem", "ImportedRequest", "import_request"]
 
-KEY_REPLACED = (
-    "The API key in the pasted request was removed (never stored or shown); "
-    "the configured key is used instead."
-)
+# Each note is one line of the Import dialog (80 columns): a browser paste has several.
+KEY_REPLACED = "Pasted key dropped (never stored or shown); the configured key is used."
 # Query parameters that carry a key in some customers' scripts; dropped like the header.
 _KEY_PARAMS = frozenset({"api_key", "apikey", "key", "x-api-key", "token", "access_token"})
-_IGNORED_HEADERS = frozenset({
-    "content-type", "accept", "user-agent", "idempotency-key", "content-length", "host",
-    "accept-encoding", "connection",
-})
+FIND_COMPANY = "professional_network/find_company"
 
 
 @dataclass(frozen=True)
@@ -41,7 +48,7 @@ class ImportedRequest:
 
     operation: str
     params: dict[str, Any]
-    source: str  # "curl", "url" or "json"
+    source: str  # what was pasted: "curl", "HTTPie", "URL", "JSON body" or "lookup report"
     notes: tuple[str, ...] = ()
     problem: InvalidRequest | None = field(default=None, compare=False)
 
@@ -56,15 +63,27 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
     stripped = text.strip()
     if not stripped:
         raise ImportProblem("Nothing to import: paste a curl command, a URL or a JSON body.")
+    fetched = parse_fetch(stripped)  # a browser's "Copy as fetch": JSON options, read
+    if fetched is not None:
+        return _from_curl(fetched, base_url)
+    code = code_problem(stripped)
+    if code is not None:
+        raise ImportProblem(code)
+    if looks_like_invoke_webrequest(stripped):  # before curl: PowerShell's curl is this
+        return _from_curl(parse_invoke_webrequest(stripped), base_url)
     if looks_like_curl(stripped):
         return _from_curl(parse_curl(stripped), base_url)
+    if looks_like_httpie(stripped):
+        return _from_curl(parse_httpie(stripped), base_url)
     if stripped.startswith(("{", "[")):
         return _from_json_body(stripped)
+    if looks_like_report(stripped):
+        return _from_report(stripped)
     if "\n" not in stripped and " " not in stripped:
-        return _from_url(stripped, base_url, method=None, extra={}, notes=[], source="url")
+        return _from_url(stripped, base_url, method=None, extra={}, notes=[], source="URL")
     raise ImportProblem(
-        "This is not a curl command, a URL or a JSON body. Paste one of those "
-        "(e.g. from the customer's ticket)."
+        "This is not a command (curl, HTTPie, PowerShell), a URL or a JSON body. Paste one "
+        "of those (e.g. from the customer's ticket)."
     )
 
 
@@ -72,26 +91,37 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
 
 
 def _from_curl(command: CurlCommand, base_url: str) -> ImportedRequest:
-    notes: list[str] = []
+    notes: list[str] = list(command.notes)
     if command.credentials_dropped:
         notes.append(KEY_REPLACED)
-    for name, _value in command.headers:
-        if name.lower() not in _IGNORED_HEADERS:
-            notes.append(f"Header {name} is not something the service reads; it was ignored.")
+    notes += header_notes((name for name, _value in command.headers),
+                          cookies=command.cookies_dropped)
+    source = command.tool
     if command.get:
         extra = _form_fields(command, notes)
         return _from_url(command.url, base_url, method=command.method or "GET", extra=extra,
-                         notes=notes, source="curl")
+                         notes=notes, source=source)
     method = command.method or ("POST" if command.data else "GET")
-    op = _operation_at(command.url, base_url)
+    op = target_of(command.url, base_url).operation
     if command.data and not op.is_post:
+        how = ("use name==value for query parameters" if command.tool == "HTTPie" else
+               "add -G so curl sends -d values in the query string")
         raise ImportProblem(
-            f"{op.path} is a GET request, but the command sends a body. Add -G so curl sends "
-            "-d values in the query string, or put them in the URL."
+            f"{op.path} is a GET request, but the command sends a body: {how}, or put "
+            "them in the URL."
         )
     body = _body(command, notes) if command.data else {}
     return _from_url(command.url, base_url, method=method, extra=body, notes=notes,
-                     source="curl")
+                     source=source)
+
+
+def _from_report(text: str) -> ImportedRequest:
+    body = report_request(text)
+    if body is None:
+        raise ImportProblem("This lookup report has no “Asked” line: paste the whole report, "
+                            "or the name and website as a JSON body.")
+    return _checked(operations.get(FIND_COMPANY), body, "lookup report",
+                    ["The lookup is the one the report asked (its “Asked” line)."])
 
 
 def _from_json_body(text: str) -> ImportedRequest:
@@ -116,20 +146,22 @@ def _from_json_body(text: str) -> ImportedRequest:
             f"Read as {chosen.title.lower()} ({chosen.path}); the body also fits "
             + ", ".join(op.path for op in fitting[1:]) + "."
         )
-    return _checked(chosen, body, "json", notes)
+    return _checked(chosen, body, "JSON body", notes)
 
 
 def _from_url(
     url: str, base_url: str, *, method: str | None, extra: dict[str, Any], notes: list[str],
     source: str,
 ) -> ImportedRequest:
-    op = _operation_at(url, base_url)
+    target = target_of(url, base_url)
+    op = target.operation
+    notes += target.notes
     if method is not None and method != op.method:
         raise ImportProblem(
             f"{op.path} is a {op.method} request, but the command uses {method}."
             + (" Remove -G: its values belong in the JSON body." if op.is_post else "")
         )
-    query = urlsplit(_absolute(url)).query
+    query = urlsplit(absolute(url)).query
     params: dict[str, Any] = {}
     for name, value in parse_qsl(query, keep_blank_values=True):
         params[name] = value
@@ -157,47 +189,6 @@ def _checked(
     except InvalidRequest as exc:
         problem = exc
     return ImportedRequest(op.name, params, source, tuple(notes), problem)
-
-
-def _absolute(url: str) -> str:
-    if url.startswith("/") or "://" in url:
-        return url
-    return "https://" + url  # curl's own default for a bare host
-
-
-def _operation_at(url: str, base_url: str) -> operations.Operation[Any]:
-    """The operation ``url`` names on the service at ``base_url``; ImportProblem otherwise."""
-    try:
-        parts = urlsplit(_absolute(url))
-        port = parts.port
-    except ValueError:
-        raise ImportProblem("The URL is malformed; paste it as the customer sent it.") from None
-    base = urlsplit(base_url)
-    if parts.hostname:
-        here = (base.hostname or "", base.port or _default_port(base.scheme))
-        there = (parts.hostname, port or _default_port(parts.scheme))
-        if here != there:
-            shown = parts.netloc.rpartition("@")[2]  # never echo user:password@
-            raise ImportProblem(
-                f"The request is for {shown}, but creditscope is connected to "
-                f"{base.netloc}. Nothing was imported: change the base URL in Settings "
-                "to debug that service, or edit the host in the command."
-            )
-    path = parts.path.rstrip("/") or "/"
-    prefix = base.path.rstrip("/")
-    if prefix and parts.hostname:
-        if not path.startswith(prefix + "/"):
-            raise ImportProblem(f"{path} is outside the service's base path {prefix}.")
-        path = path[len(prefix):]
-    op = operations.BY_PATH.get(path)
-    if op is None:
-        known = ", ".join(o.path for o in operations.OPERATIONS)
-        raise ImportProblem(f"{path} is not a path of this service. Known paths: {known}.")
-    return op
-
-
-def _default_port(scheme: str) -> int | None:
-    return {"http": 80, "https": 443}.get(scheme.lower())
 
 
 def _json_object(text: str) -> dict[str, Any]:

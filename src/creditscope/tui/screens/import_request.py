@@ -1,4 +1,4 @@
-"""Import request: paste a customer's curl command, URL or JSON body; nothing is sent yet.
+"""Import request: paste a customer's command, URL or JSON body; nothing is sent yet.
 
 The pasted text is shown with every credential replaced by ``•••`` (the key
 never stays on screen) and read as it changes. A request that a form can hold
@@ -42,7 +42,8 @@ FORM_AREAS: dict[str, str] = {
     "ticketing/discovery": "events",
 }
 HELP_TEXT = (
-    "Paste a curl command, a full URL or a JSON body (Ctrl+V or your terminal's paste). "
+    "Paste a curl or HTTPie command (bash, cmd, PowerShell), a URL, a JSON body or a "
+    "lookup report (Ctrl+V or your terminal's paste). "
     "Nothing is sent until you press a priced button."
 )
 
@@ -80,7 +81,7 @@ def describe(imported: ImportedRequest) -> Text:
     """What was recognised: operation, each field, notes, and what validation says."""
     text = Text()
     text.append(f"{imported.title}", style="bold")
-    text.append(f"  ({imported.operation}, from a pasted {imported.source})\n", style="dim")
+    text.append(f"  ({imported.operation}, pasted {imported.source})\n", style="dim")
     if not imported.params:
         text.append("  no parameters\n", style="dim")
     for name, value in imported.params.items():
