@@ -81,7 +81,7 @@ async def test_an_earlier_sessions_calls_are_listed_reopened_labelled_and_export
     async with app.run_test(size=SIZE) as pilot:
         await start(pilot)
         listed = rows(app)
-        assert listed[0][1].startswith("── Session of ")
+        assert listed[0][1].startswith("── Session · ")
         assert [row[1] for row in listed[1:]] == ["professional_network/find_company",
                                                   "restaurants/search"]
         await choose(pilot, "restaurants/search")
@@ -171,3 +171,28 @@ async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
         assert app.current_mode == "restaurants"
         assert app.screen.query_one("#location", Input).value == "Lisbon"
         assert client_of(app).ledger.session_records == []  # nothing was sent
+
+
+def test_sessions_are_divided_and_older_pages_offered() -> None:
+    """This session's divider only once past calls are listed; one per past session; a
+    last row that loads older calls when more match."""
+    from datetime import UTC, datetime
+
+    from creditscope.client.history import HistoryEntry
+    from creditscope.client.records import CallRecord
+    from creditscope.tui.screens.activity_rows import MorePast, SessionDivider, arrange
+
+    at = datetime(2026, 11, 24, 14, 2, tzinfo=UTC)
+
+    def past(ident: int, session: str) -> HistoryEntry:
+        return HistoryEntry(ident, session, at, "restaurants/search", "GET", {}, 200, "miss",
+                            2, 0, None, None, None)
+
+    now = CallRecord("catalog", "GET", "u", {})
+    assert arrange([now], [], "me", more=False) == [now]
+    items = arrange([now], [past(9, "b"), past(8, "b"), past(5, "a")], "me", more=True)
+    assert [type(item).__name__ for item in items] == [
+        "SessionDivider", "CallRecord", "SessionDivider", "HistoryEntry", "HistoryEntry",
+        "SessionDivider", "HistoryEntry", "MorePast"]
+    assert items[0] == SessionDivider("me", now.started_at, True)
+    assert items[-1] == MorePast(before_id=5)

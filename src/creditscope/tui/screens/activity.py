@@ -219,13 +219,15 @@ class ActivityScreen(AreaScreen):
     def _show_refetch(self, shown: bool) -> None:
         self.query_one("#activity-refetch", PriceButton).display = shown
         area = self.query_one("#activity-refetched", ResultArea)
-        area.display = shown
+        area.display = False  # shown once pressed: its progress, or why it failed
         area.show_empty("")  # a previous re-fetch's error belongs to another call
 
     @on(Button.Pressed, "#activity-refetch")
     def _refetch(self) -> None:
         if isinstance(entry := self.selected, HistoryEntry):
-            self.query_one("#activity-refetched", ResultArea).run(
+            area = self.query_one("#activity-refetched", ResultArea)
+            area.display = True
+            area.run(
                 CallRequest(entry.operation, dict(entry.params), label="the re-fetch"))
 
     @on(ResultArea.Succeeded, "#activity-refetched")

@@ -94,8 +94,8 @@ def row_cells(item: object) -> tuple[str, ...]:
                 status_text(item), prices.charged_text(item), item.cache, "—",
                 labelled(item.label, item.params))
     if isinstance(item, SessionDivider):
-        when = item.newest.astimezone().strftime("%a %d %b %Y")
-        title = "This session" if item.current else f"Session of {when}"
+        when = item.newest.astimezone().strftime("%a %d %b %H:%M")
+        title = "This session" if item.current else f"Session · {when}"
         return ("────────", f"── {title} ──", "", "", "", "", "")
     if isinstance(item, MorePast):
         return ("", "▼ Older calls: Enter loads more", "", "", "", "", "")
