@@ -216,16 +216,21 @@ class CallHistory:
         return _entry(row) if row else None
 
     def set_label(self, history_id: int, label: str | None) -> HistoryEntry | None:
-        """Give call ``history_id`` the ticket ``label`` (None or blank removes it)."""
+        """Give call ``history_id`` the ticket ``label`` (None or blank removes it); returns
+        the call as now kept, or None when it is not in the history or the file refused."""
         entry = self.get(history_id)
         if entry is None or self._db is None:
             return None
         label = clean_label(label)
         labelled = HistoryEntry(**{**entry.__dict__, "label": label})
         with self._lock:
-            self._db.execute("UPDATE calls SET label = ?, search = ? WHERE id = ?",
-                             (label, search_text(labelled), history_id))
-            self._db.commit()
+            try:
+                self._db.execute("UPDATE calls SET label = ?, search = ? WHERE id = ?",
+                                 (label, search_text(labelled), history_id))
+                self._db.commit()
+            except sqlite3.Error:  # locked or read-only: the label is not kept
+                self._db.rollback()
+                return None
         return labelled
 
     def prune(self, days: int, now: datetime | None = None) -> int:
@@ -235,10 +240,15 @@ class CallHistory:
             return 0
         cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
         with self._lock:
-            cursor = self._db.execute(
-                "UPDATE calls SET method = NULL, params = NULL, search = NULL, label = NULL"
-                " WHERE at < ? AND params IS NOT NULL", (cutoff.astimezone(UTC).isoformat(),))
-            self._db.commit()
+            try:
+                cursor = self._db.execute(
+                    "UPDATE calls SET method = NULL, params = NULL, search = NULL, label = NULL"
+                    " WHERE at < ? AND params IS NOT NULL",
+                    (cutoff.astimezone(UTC).isoformat(),))
+                self._db.commit()
+            except sqlite3.Error:  # locked by another process or read-only: next start
+                self._db.rollback()
+                return 0
         return cursor.rowcount
 
 

@@ -21,26 +21,15 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
 from textual.widgets import Button, DataTable, Input, Label, Static
 
-from creditscope.client.history import (
-    DEFAULT_PAGE,
-    HistoryEntry,
-    HistoryQuery,
-    entry_of,
-    params_text,
-)
+from creditscope.client.history import HistoryEntry, HistoryQuery, entry_of, params_text
 from creditscope.client.records import CallRecord
 from creditscope.tui import prices
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.clipboard import copy_text
 from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
-from creditscope.tui.screens.activity_inspector import (
-    Inspected,
-    as_record,
-    inspect_record,
-    reopen,
-)
-from creditscope.tui.screens.activity_rows import COLUMNS, MorePast, arrange, row_cells
+from creditscope.tui.screens.activity_inspector import Inspected, as_record, inspect_record, reopen
+from creditscope.tui.screens.activity_rows import COLUMNS, MorePast, PastPages, arrange, row_cells
 from creditscope.tui.screens.activity_tickets import relabel, save_har
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
@@ -49,7 +38,7 @@ from creditscope.tui.widgets.text_input import TextInput, focus_now
 from creditscope.wording import counted
 
 if TYPE_CHECKING:
-    from creditscope.client.client import DataClient
+    pass
 
 # `creditscope serve`'s defaults: where a sandbox call can be repeated with curl.
 SERVE_ADDRESS = "http://127.0.0.1:8080"
@@ -77,9 +66,7 @@ class ActivityScreen(AreaScreen):
         super().__init__()
         self.selected: CallRecord | HistoryEntry | None = None
         self._shown: list[object] = []
-        self._past: list[HistoryEntry] = []  # past sessions' calls loaded so far
-        self._more = False  # older calls match too
-        self._past_search: str | None = None  # the search the past was loaded for
+        self._past = PastPages()
         self._inspected = Inspected("", "", None)
 
     def compose_body(self) -> ComposeResult:
@@ -136,31 +123,22 @@ class ActivityScreen(AreaScreen):
         return list(reversed(client.ledger.session_records))
 
     def reload_past(self) -> None:
-        """Read past sessions' calls again (the client changed, or a label did)."""
-        self._past_search = None
+        """Read past sessions' calls again (the client changed)."""
+        self._past.search = None
         self.refresh_calls()
-
-    def _load_past(self, client: DataClient, search: str, *, more: bool = False) -> None:
-        before = self._past[-1].id if more and self._past else None
-        found = client.ledger.history.find(HistoryQuery(
-            search=search, before_id=before, exclude_session=client.ledger.session_id,
-            limit=DEFAULT_PAGE + 1))
-        self._more = len(found) > DEFAULT_PAGE
-        self._past = (self._past if more else []) + found[:DEFAULT_PAGE]
-        self._past_search = search
 
     def refresh_calls(self) -> None:
         """Rebuild the table from the session and the history, keeping the selection."""
         search = self.query_one("#activity-filter", Input).value.strip()
         client = host_of(self).client
-        if client is not None and search != self._past_search:
-            self._load_past(client, search)
+        if client is not None and search != self._past.search:
+            self._past.load(client.ledger.history, search, client.ledger.session_id)
         session = client.ledger.session_id if client is not None else ""
         query, needle = HistoryQuery(search=search), search.lower()
         records = [record for record in self.records() if not search
                    or query.matches(entry_of(record, session))
                    or needle in " ".join(row_cells(record)).lower()]
-        self._shown = arrange(records, self._past, session, self._more)
+        self._shown = arrange(records, self._past.entries, session, self._past.more)
         table = self.query_one("#activity-table", DataTable)
         table.clear()
         for item in self._shown:
@@ -189,12 +167,11 @@ class ActivityScreen(AreaScreen):
 
     @on(DataTable.RowSelected, "#activity-table")
     def _selected(self, event: DataTable.RowSelected) -> None:
-        if 0 <= event.cursor_row < len(self._shown) and isinstance(
-                self._shown[event.cursor_row], MorePast):
-            client = host_of(self).client
-            if client is not None:
-                self._load_past(client, self._past_search or "", more=True)
-                self.refresh_calls()
+        client = host_of(self).client
+        if client is not None and isinstance(self._shown[event.cursor_row], MorePast):
+            self._past.load(client.ledger.history, self._past.search or "",
+                            client.ledger.session_id, older=True)
+            self.refresh_calls()
 
     def inspect(self, item: CallRecord | HistoryEntry) -> None:
         """Show ``item``'s request and response in the inspector (a past call's answer
@@ -213,8 +190,7 @@ class ActivityScreen(AreaScreen):
         self._show_refetch(self._inspected.refetch)
         if self._inspected.refetch and isinstance(item, HistoryEntry):
             button = self.query_one("#activity-refetch", PriceButton)
-            button.operation = item.operation
-            button.params = dict(item.params)
+            button.operation, button.params = item.operation, dict(item.params)
 
     def _show_refetch(self, shown: bool) -> None:
         self.query_one("#activity-refetch", PriceButton).display = shown
@@ -384,8 +360,12 @@ class ActivityScreen(AreaScreen):
         if client is None:
             return
         changed = relabel(client.ledger.history, item, label)
+        if changed.label != label:
+            self.notify("The ledger file could not be written; try again.",
+                        title="Label not saved", severity="error")
+            return
         if isinstance(changed, HistoryEntry):
-            self._past = [changed if entry.id == changed.id else entry for entry in self._past]
+            self._past.replace(changed)
         self.selected = changed
         self.refresh_calls()
         self.inspect(changed)

@@ -1,6 +1,7 @@
 """What Activity's table lists, and how each row reads: this session's calls (full
-records, in memory), then past sessions' calls from the history, newest first,
-with a divider row where the session changes and a last row that loads more."""
+records, in memory), then past sessions' calls from the history (``PastPages``),
+newest first, with a divider row where the session changes and a last row that
+loads more."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from creditscope.client.history import params_text
 from creditscope.tui import prices
 
 if TYPE_CHECKING:
-    from creditscope.client.history import HistoryEntry
+    from creditscope.client.history import CallHistory, HistoryEntry
     from creditscope.client.records import CallRecord
 
 COLUMNS = (("Time", "time"), ("Operation", "operation"), ("Status", "status"),
@@ -100,3 +101,29 @@ def row_cells(item: object) -> tuple[str, ...]:
     if isinstance(item, MorePast):
         return ("", "▼ Older calls: Enter loads more", "", "", "", "", "")
     raise TypeError(f"not an Activity row: {item!r}")
+
+
+class PastPages:
+    """Past sessions' calls loaded so far for one search, newest first, a page at a time."""
+
+    def __init__(self) -> None:
+        self.entries: list[HistoryEntry] = []
+        self.more = False  # older calls match too
+        self.search: str | None = None  # the search they were loaded for (None: stale)
+
+    def load(self, history: CallHistory, search: str, session: str, *,
+             older: bool = False) -> None:
+        """The first page for ``search`` (this session left out), or with ``older`` the
+        next one."""
+        from creditscope.client.history import DEFAULT_PAGE, HistoryQuery
+
+        before = self.entries[-1].id if older and self.entries else None
+        found = history.find(HistoryQuery(search=search, before_id=before,
+                                          exclude_session=session, limit=DEFAULT_PAGE + 1))
+        self.more = len(found) > DEFAULT_PAGE
+        self.entries = (self.entries if older else []) + found[:DEFAULT_PAGE]
+        self.search = search
+
+    def replace(self, changed: HistoryEntry) -> None:
+        """Show ``changed`` (e.g. newly labelled) in place of the entry with its id."""
+        self.entries = [changed if entry.id == changed.id else entry for entry in self.entries]
