@@ -17,6 +17,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "call": ("creditscope.commands.call", "Call one operation and print the result."),
     "batch": ("creditscope.commands.batch", "Run one operation for every row of a file."),
     "credits": ("creditscope.commands.credits", "Show credits spent and saved."),
+    "history": ("creditscope.commands.history", "Search past calls; export them as HAR."),
+    "import-har": ("creditscope.commands.import_har", "List a HAR file's requests, priced."),
     "cache": ("creditscope.commands.cache", "Inspect or clear the response cache."),
     "web": ("creditscope.commands.web", "Serve the explorer in a web browser."),
     "demo": ("creditscope.commands.demo", "Play a guided tour of the explorer (sandbox, free)."),

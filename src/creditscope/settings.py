@@ -106,6 +106,7 @@ else:
 
 
 DEFAULT_TIMEOUT_S = 30.0
+DEFAULT_HISTORY_DAYS = 90
 MAX_TIMEOUT_S = 600.0
 
 
@@ -142,6 +143,8 @@ class Settings(BaseSettings):
     # Seconds to wait for an answer (CREDITSCOPE_TIMEOUT), as the official SDKs offer.
     timeout: float = Field(default=DEFAULT_TIMEOUT_S, gt=0, le=MAX_TIMEOUT_S, allow_inf_nan=False)
     ttl: TTLSettings = Field(default_factory=TTLSettings)
+    # Days the history keeps each call's parameters and label (costs stay for ever).
+    history_days: int = Field(default=DEFAULT_HISTORY_DAYS, ge=1, le=36_500)
     theme: str | None = None
     keys: dict[str, str] = Field(default_factory=dict)  # binding id -> key, e.g. "nav.catalog"
 

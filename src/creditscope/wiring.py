@@ -80,6 +80,7 @@ def build_client(
     """
     cache = ResponseCache(cache_directory(settings))
     ledger = CreditLedger(ledger_path(settings), session)
+    ledger.history.prune(settings.history_days)  # retention: on every start
     timeout = request_timeout(settings)
     ttls = settings.ttl.by_operation()
     if not settings.is_sandbox:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from creditscope import operations
-from creditscope.client.cache import cache_key
+from creditscope.client.cache import CachedEntry, cache_key
 from creditscope.client.curl import mask_headers, mask_key
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.pipeline import DEFAULT_TIMEOUT, CallPipeline
@@ -99,14 +99,22 @@ class DataClient(CallPipeline):
         op = operations.get(operation)
         if op.ttl is None or self.cache is None:
             return CacheStatus.NONE
-        try:
-            clean = self.validate(op.name, params)
-        except InvalidRequest:
-            return CacheStatus.MISS
-        entry = self.cache.get(cache_key(self.base_url, op.method, op.path, clean))
+        entry = self.stored_answer(op.name, params)
         if entry is None:
             return CacheStatus.MISS
         return CacheStatus.STALE if entry.is_stale else CacheStatus.HIT
+
+    def stored_answer(self, operation: str, params: dict[str, Any]) -> CachedEntry | None:
+        """The cached answer to this call, fresh or expired, read without recording a call
+        (reopening a past call is free); None when absent or never cached."""
+        op = operations.get(operation)
+        if op.ttl is None or self.cache is None:
+            return None
+        try:
+            clean = self.validate(op.name, params)
+        except InvalidRequest:
+            return None
+        return self.cache.get(cache_key(self.base_url, op.method, op.path, clean))
 
     def plan(self, operation: str, params: dict[str, Any]) -> PlannedRequest:
         """The request a call would send (key masked) and its price; raises InvalidRequest."""

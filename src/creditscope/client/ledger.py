@@ -3,7 +3,8 @@
 Session records stay in memory (the activity view reads them). Lifetime totals
 are one row per call in a SQLite file (WAL mode, so the explorer and a
 ``creditscope call`` in another terminal can both write). Rows hold the
-operation, cost and outcome only: never the key, never params or bodies.
+operation, cost and outcome, and for the history (``history.py``) the method,
+the operation's parameters and a ticket label: never the key, headers or bodies.
 
 The file also lists the exchanges on the wire right now (``in_flight``: session,
 start, and when the row counts as abandoned), so a process reconciling with the
@@ -28,6 +29,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from creditscope.client.cache import set_aside
+from creditscope.client.history import CallHistory, ledger_row
 from creditscope.client.ledger_file import INSERT, open_ledger_file, readable_rows
 from creditscope.client.ledger_totals import Point, PossibleCharge, Totals
 from creditscope.client.records import CallRecord
@@ -48,6 +50,7 @@ class CreditLedger:
         self.session = session if session is not None else SpendSession()
         self._lock = threading.RLock()  # re-entered inside ``exclusive``
         self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
+        self.label: str | None = None  # the ticket every call of this process is for
         self._db: sqlite3.Connection | None = None
         self._exclusive = False  # inside ``exclusive``: writes commit at its end
         # In memory (``path=None``) the settled points and possible charges live here.
@@ -100,26 +103,17 @@ class CreditLedger:
         """Add one call to the session (its reservation becomes the charge) and the
         lifetime file, then notify subscribers."""
         with self._lock:
+            if rec.label is None:
+                rec.label = self.label
             self.session.add(rec, reservation)
             if self._db is not None:
-                self._insert(
-                    (
-                        self.session_id,
-                        rec.started_at.isoformat(),
-                        rec.operation,
-                        rec.status,
-                        str(rec.cache),
-                        rec.credits_charged,
-                        rec.credits_saved,
-                        rec.error_code,
-                        rec.remaining,
-                        rec.account,
-                    ),
-                )
+                rec.history_id = self._write(INSERT, ledger_row(rec, self.session_id))
         self.session.notify(rec)
 
-    def _insert(self, row: tuple[object, ...]) -> None:
-        self._write(INSERT, row)
+    @property
+    def history(self) -> CallHistory:
+        """Every session's calls in this file, searchable (none when in memory)."""
+        return CallHistory(self._db, self._lock)
 
     def _write(self, sql: str, args: tuple[object, ...]) -> int | None:
         """Run one write and commit it; returns the new row id, or None if it failed."""

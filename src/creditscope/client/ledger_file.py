@@ -2,7 +2,8 @@
 
 :class:`creditscope.client.ledger.CreditLedger` owns what the rows mean; this module
 owns how they are stored (WAL, 0600, an index per account, the ``account`` column
-added to a file from before accounts were named).
+added to a file from before accounts were named, and the history's columns and indexes:
+see :mod:`creditscope.client.history`).
 """
 
 from __future__ import annotations
@@ -24,7 +25,11 @@ CREATE TABLE IF NOT EXISTS calls (
     credits_saved INTEGER NOT NULL,
     error_code TEXT,
     remaining INTEGER,
-    account TEXT
+    account TEXT,
+    method TEXT,
+    params TEXT,
+    search TEXT,
+    label TEXT
 );
 CREATE INDEX IF NOT EXISTS calls_session ON calls (session);
 CREATE TABLE IF NOT EXISTS in_flight (
@@ -51,8 +56,16 @@ CREATE TABLE IF NOT EXISTS possible_charges (
 OLDCOLUMNS = (
     "session, at, operation, status, cache, credits_charged, credits_saved, error_code, remaining"
 )
-COLUMNS = OLDCOLUMNS + ", account"
-INSERT = f"INSERT INTO calls ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+# The history's columns (issue 27): the parameters (never the key), a folded search
+# text and the ticket label. A file from before them gets them, empty.
+HISTORY_COLUMNS = ("method", "params", "search", "label")
+COLUMNS = OLDCOLUMNS + ", account, " + ", ".join(HISTORY_COLUMNS)
+INSERT = f"INSERT INTO calls ({COLUMNS}) VALUES ({', '.join('?' * (10 + len(HISTORY_COLUMNS)))})"
+# Newest-first pages by date and by label stay quick at 100,000 rows.
+HISTORY_INDEXES = (
+    "CREATE INDEX IF NOT EXISTS calls_at ON calls (at)",
+    "CREATE INDEX IF NOT EXISTS calls_label ON calls (label COLLATE NOCASE)",
+)
 
 
 def open_ledger_file(path: Path) -> sqlite3.Connection:
@@ -65,9 +78,12 @@ def open_ledger_file(path: Path) -> sqlite3.Connection:
         db.execute("PRAGMA synchronous=NORMAL")
         db.executescript(SCHEMA)
         columns = {row[1] for row in db.execute("PRAGMA table_info(calls)")}
-        if "account" not in columns:  # a ledger from before accounts were named
-            db.execute("ALTER TABLE calls ADD COLUMN account TEXT")
+        for name in ("account", *HISTORY_COLUMNS):  # a ledger from before they existed
+            if name not in columns:
+                db.execute(f"ALTER TABLE calls ADD COLUMN {name} TEXT")
         db.execute("CREATE INDEX IF NOT EXISTS calls_account ON calls (account)")
+        for index in HISTORY_INDEXES:
+            db.execute(index)
         db.commit()
         check = db.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
@@ -86,7 +102,9 @@ def readable_rows(path: Path) -> list[tuple[object, ...]]:
     except sqlite3.Error:
         return []
     try:
-        for columns in (COLUMNS, f"{OLDCOLUMNS}, NULL"):  # NULL: an old file's rows
+        empty_history = ", NULL" * len(HISTORY_COLUMNS)
+        older = (f"{OLDCOLUMNS}, account{empty_history}", f"{OLDCOLUMNS}, NULL{empty_history}")
+        for columns in (COLUMNS, *older):  # NULL: what an older file's rows lack
             try:
                 return db.execute(f"SELECT {columns} FROM calls ORDER BY id").fetchall()
             except sqlite3.Error:

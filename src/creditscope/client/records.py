@@ -45,6 +45,8 @@ class CallRecord:
     note: str | None = None  # e.g. why an unexplained difference was recorded
     revealed_by: str | None = None  # the call whose answer revealed this difference
     account: str | None = None  # service and key, hashed (``account_id``); never the key
+    label: str | None = None  # a ticket label ("#4821"), kept in the history
+    history_id: int | None = None  # its row in the ledger file, once recorded there
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property

@@ -142,16 +142,19 @@ HELP = (
 @click.option("--refresh", is_flag=True, help="Bypass the cache (costs credits).")
 @click.option("--offline", is_flag=True, help="Answer from the cache only; send nothing.")
 @click.option("--dry-run", is_flag=True, help="Show the request and its price; send nothing.")
+@click.option("--label", metavar="TICKET",
+              help="A ticket label kept with the call in the history (e.g. '#4821').")
 @click.option("--allow-unknown-place", is_flag=True,
               help="Send a location the built-in place list does not know (a live service"
                    " may know it; the sandbox finds nothing, and charges).")
 @click.pass_context
 def command(
     ctx: click.Context, operation: str | None, from_curl: str | None, as_json: bool,
-    refresh: bool, offline: bool, dry_run: bool, allow_unknown_place: bool,
+    refresh: bool, offline: bool, dry_run: bool, label: str | None, allow_unknown_place: bool,
 ) -> None:
     """Call one operation and print the result."""
     from creditscope.client.errors import CreditscopeError
+    from creditscope.client.history import clean_label
     from creditscope.commands.remedies import report
     from creditscope.commands.settings_loading import command_settings
     from creditscope.wiring import build_client
@@ -168,7 +171,12 @@ def command(
     settings = command_settings()
     if offline:
         settings = settings.model_copy(update={"offline": True})
+    try:
+        ticket = clean_label(label)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="--label") from None
     client = build_client(settings)
+    client.ledger.label = ticket
     for warning in client.storage_warnings:  # a damaged cache or ledger was set aside
         click.echo(f"warning: {warning}", err=True)
     try:

@@ -224,6 +224,14 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
             return
         self.push_screen(HelpScreen(self.screen))
 
+    def action_open_har(self, path: str) -> None:
+        """List a customer's HAR file's requests (Import request hands a pasted path here)."""
+        from pathlib import Path
+
+        from creditscope.tui.screens.har_import import HarImportScreen
+
+        self.push_screen(HarImportScreen(Path(path)))
+
 
 if TYPE_CHECKING:
 

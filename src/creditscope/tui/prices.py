@@ -20,6 +20,7 @@ from creditscope.client.price_state import credits_text as credits_text  # scree
 from creditscope.client.records import CacheStatus, CallRecord
 
 if TYPE_CHECKING:
+    from creditscope.client.history import HistoryEntry
     from creditscope.tui.host import ExplorerHost
 
 
@@ -114,7 +115,7 @@ def not_sent_text(what: str, price: int) -> str:
 # --- what a call cost, after the fact ----------------------------------------------------
 
 
-def charged_text(record: CallRecord) -> str:
+def charged_text(record: CallRecord | HistoryEntry) -> str:
     """A call in the log: ``N cr``, ``saved 3`` (a cache hit), or ``0``."""
     if record.credits_charged:
         return f"{record.credits_charged} cr"

@@ -1,59 +1,49 @@
-"""Activity: every call of the session, newest first, and an inspector for the selected one."""
+"""Activity: every call of this session and of past ones (the history), newest
+first, searchable, with an inspector for the selected one.
+
+This session's calls come from memory with everything (headers, answer, latency);
+past sessions' from the ledger's history, a page at a time (``client/history.py``),
+each under a divider. A past call reopens its answer from the cache, free, or says
+why it cannot and offers a priced Re-fetch. ``l`` labels a call for a ticket, ``x``
+exports what is listed as a HAR file; ``i`` (Import) opens a customer's HAR.
+"""
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
-from rich.markup import escape
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import DataTable, Input, Label, Static
+from textual.widgets import Button, DataTable, Input, Label, Static
 
+from creditscope import operations
+from creditscope.client.history import HistoryEntry, HistoryQuery, entry_of, params_text
+from creditscope.client.records import CallRecord
 from creditscope.tui import prices
+from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.clipboard import copy_text
 from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.screens.activity_inspector import Inspected, as_record, inspect_record, reopen
+from creditscope.tui.screens.activity_rows import COLUMNS, MorePast, PastPages, arrange, row_cells
+from creditscope.tui.screens.activity_tickets import relabel, save_har
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
+from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 from creditscope.wording import counted
 
 if TYPE_CHECKING:
-    from creditscope.client.records import CallRecord
+    pass
 
 # `creditscope serve`'s defaults: where a sandbox call can be repeated with curl.
 SERVE_ADDRESS = "http://127.0.0.1:8080"
 SERVE_COMMAND = "creditscope serve --port 8080"
-_CREDIT_HEADERS = ("x-credits-charged", "x-credits-remaining", "x-credits-cost", "x-request-id",
-                   "retry-after")
-
-
-def key_params(params: dict[str, Any], width: int = 34) -> str:
-    """``location=Paris cuisine=thai``, shortened to ``width``."""
-    text = " ".join(f"{name}={value}" for name, value in params.items() if value not in (None, ""))
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
-def format_latency(ms: float) -> str:
-    """Latency as the table shows it."""
-    return f"{ms:,.0f} ms" if ms >= 1 else "<1 ms"
-
-
-def status_text(record: CallRecord) -> str:
-    """HTTP status, or the error code when nothing came back."""
-    if record.status is not None and record.error_code:
-        return f"{record.status} {record.error_code}"
-    if record.status is not None:
-        return str(record.status)
-    return record.error_code or "—"
-
-
 
 
 class ActivityScreen(AreaScreen):
@@ -69,18 +59,22 @@ class ActivityScreen(AreaScreen):
         Binding("s", "save_json", "Save JSON", id="activity.save_json"),
         Binding("ctrl+r", "replay", "Replay", id="activity.replay"),
         Binding("z", "zoom_pane", "Zoom pane", id="activity.zoom"),
+        Binding("l", "label", "Label", show=False, id="activity.label"),
+        Binding("x", "export_har", "Export HAR", show=False, id="activity.export_har"),
     ]
 
     def __init__(self) -> None:
         super().__init__()
-        self.selected: CallRecord | None = None
-        self._shown: list[CallRecord] = []
+        self.selected: CallRecord | HistoryEntry | None = None
+        self._shown: list[object] = []
+        self._past = PastPages()
+        self._inspected = Inspected("", "", None)
 
     def compose_body(self) -> ComposeResult:
-        """Filter, call table, then request and response side by side."""
+        """Search, call table, then request and response side by side."""
         with Horizontal(classes="toolbar compact-form"):
-            yield TextInput(placeholder="Filter calls (operation, params, status, cache)…",
-                        id="activity-filter")
+            yield TextInput(placeholder="Search every session (operation, params, outcome, "
+                                        "date, label)…", id="activity-filter")
         yield DataTable(id="activity-table", cursor_type="row", zebra_stripes=True)
         yield Static("No calls yet this session. Calls from any screen appear here.",
                      id="activity-empty", classes="empty")
@@ -93,6 +87,10 @@ class ActivityScreen(AreaScreen):
             with Vertical(id="response-pane", classes="pane"):
                 yield Label("Body  [$text-muted]/ search · n next · N previous[/$text-muted]",
                             classes="pane-title")
+                # A past call the cache no longer answers: its priced re-fetch, in view.
+                yield PriceButton("Re-fetch", operation="catalog", id="activity-refetch")
+                with ResultArea(id="activity-refetched", empty=""):
+                    yield Static("", id="activity-refetched-note")
                 yield JsonView(id="response-json")
 
     def on_mount(self) -> None:
@@ -100,12 +98,13 @@ class ActivityScreen(AreaScreen):
         table = self.query_one("#activity-table", DataTable)
         # What a reader scans for first comes first; the long params last, where a
         # narrow terminal cuts them.
-        for label, key in (("Time", "time"), ("Operation", "operation"), ("Status", "status"),
-                           ("Credits", "credits"), ("Cache", "cache"), ("Latency", "latency"),
-                           ("Params", "params")):
+        for label, key in COLUMNS:
             table.add_column(label, key=key)
+        self._show_refetch(False)
         self.refresh_calls()
-        host_of(self).signals.credits_changed.subscribe(self, lambda _: self.refresh_calls())
+        signals = host_of(self).signals
+        signals.credits_changed.subscribe(self, lambda _: self.refresh_calls())
+        signals.client_ready.subscribe(self, lambda _: self.reload_past())
 
     def on_unmount(self) -> None:
         """Stop following the ledger."""
@@ -124,39 +123,37 @@ class ActivityScreen(AreaScreen):
             return []
         return list(reversed(client.ledger.session_records))
 
+    def reload_past(self) -> None:
+        """Read past sessions' calls again (the client changed)."""
+        self._past.search = None
+        self.refresh_calls()
+
     def refresh_calls(self) -> None:
-        """Rebuild the table from the ledger, keeping the selection."""
-        needle = self.query_one("#activity-filter", Input).value.strip().lower()
+        """Rebuild the table from the session and the history, keeping the selection."""
+        search = self.query_one("#activity-filter", Input).value.strip()
+        client = host_of(self).client
+        if client is not None and search != self._past.search:
+            self._past.load(client.ledger.history, search, client.ledger.session_id)
+        session = client.ledger.session_id if client is not None else ""
+        query, needle = HistoryQuery(search=search), search.lower()
+        records = [record for record in self.records() if not search
+                   or query.matches(entry_of(record, session))
+                   or needle in " ".join(row_cells(record)).lower()]
+        self._shown = arrange(records, self._past.entries, session, self._past.more)
         table = self.query_one("#activity-table", DataTable)
         table.clear()
-        self._shown = []
-        all_records = self.records()
-        for record in all_records:
-            row = self._row(record)
-            if needle and needle not in " ".join(row).lower():
-                continue
-            self._shown.append(record)
-            table.add_row(*row)
+        for item in self._shown:
+            table.add_row(*row_cells(item))
         empty = self.query_one("#activity-empty", Static)
         empty.display = not self._shown
         table.display = bool(self._shown)
-        if all_records and not self._shown:
-            empty.update("No call matches the filter.")
+        if search and not self._shown:
+            empty.update("No call matches the search.")
         if self.selected in self._shown:
             table.move_cursor(row=self._shown.index(self.selected), animate=False)
-        elif self._shown:
-            self.inspect(self._shown[0])
-
-    def _row(self, record: CallRecord) -> tuple[str, ...]:
-        return (
-            record.started_at.astimezone().strftime("%H:%M:%S"),
-            record.operation,
-            status_text(record),
-            prices.charged_text(record),
-            str(record.cache),
-            format_latency(record.latency_ms),
-            key_params(record.params),
-        )
+        elif first := next((i for i in self._shown if isinstance(i, CallRecord | HistoryEntry)),
+                           None):
+            self.inspect(first)
 
     @on(Input.Changed, "#activity-filter")
     def _filter_changed(self) -> None:
@@ -165,48 +162,68 @@ class ActivityScreen(AreaScreen):
     @on(DataTable.RowHighlighted, "#activity-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
         if 0 <= event.cursor_row < len(self._shown):
-            self.inspect(self._shown[event.cursor_row])
+            item = self._shown[event.cursor_row]
+            if isinstance(item, CallRecord | HistoryEntry):
+                self.inspect(item)
 
-    def inspect(self, record: CallRecord) -> None:
-        """Show ``record``'s request and response in the inspector."""
-        if record is not self.selected:
+    @on(DataTable.RowSelected, "#activity-table")
+    def _selected(self, event: DataTable.RowSelected) -> None:
+        client = host_of(self).client
+        if client is not None and isinstance(self._shown[event.cursor_row], MorePast):
+            self._past.load(client.ledger.history, self._past.search or "",
+                            client.ledger.session_id, older=True)
+            self.refresh_calls()
+
+    def inspect(self, item: CallRecord | HistoryEntry) -> None:
+        """Show ``item``'s request and response in the inspector (a past call's answer
+        from the cache, free, or its priced Re-fetch)."""
+        if item is not self.selected:
             self.refresh_bindings()  # Replay's price follows the selection
-        self.selected = record
-        request = [f"[b]{record.method}[/b] {escape(record.url)}"]
-        if record.method.upper() == "POST":
-            body = json.dumps(record.params, ensure_ascii=False)
-            request.append("[$text-muted]body[/$text-muted] " + escape(body))
-        elif record.params:
-            request += [f"[$text-muted]{escape(k)}[/$text-muted] = {escape(str(v))}"
-                        for k, v in record.params.items()]
-        request.append("")
-        request += [f"[$text-muted]{escape(k)}:[/$text-muted] {escape(v)}"
-                    for k, v in record.request_headers.items()]
-        self.query_one("#request-detail", Static).update("\n".join(request))
-        response = [
-            f"[b]{status_text(record)}[/b] · {prices.charged_text(record)} · cache {record.cache}"
-            f" · {format_latency(record.latency_ms)}",
-        ]
-        if record.error_message:
-            response.append(f"[red]{escape(record.error_message)}[/red]")
-        if record.note:  # an unexplained difference: what it is and which answer showed it
-            response.append(f"[yellow]{escape(record.note)}[/yellow]")
-        if record.revealed_by:
-            response.append(f"[$text-muted]revealed by the answer to:[/$text-muted] "
-                            f"{escape(record.revealed_by)}")
-        headers = {k.lower(): v for k, v in record.response_headers.items()}
-        response += [f"[$text-muted]{name}:[/$text-muted] {escape(headers[name])}"
-                     for name in _CREDIT_HEADERS if name in headers]
-        if record.remaining is not None and "x-credits-remaining" not in headers:
-            response.append(f"[$text-muted]remaining:[/$text-muted] {record.remaining}")
-        self.query_one("#response-detail", Static).update("\n".join(response))
-        self.query_one("#response-json", JsonView).show(record.raw_body)
+        self.selected = item
+        client = host_of(self).client
+        if isinstance(item, HistoryEntry) and client is not None:
+            self._inspected = reopen(client, item)
+        elif isinstance(item, CallRecord):
+            self._inspected = inspect_record(item)
+        self.query_one("#request-detail", Static).update(self._inspected.request)
+        self.query_one("#response-detail", Static).update(self._inspected.response)
+        self.query_one("#response-json", JsonView).show(self._inspected.body)
+        self._show_refetch(self._inspected.refetch)
+        if self._inspected.refetch and isinstance(item, HistoryEntry):
+            button = self.query_one("#activity-refetch", PriceButton)
+            button.operation, button.params = item.operation, dict(item.params)
+
+    def _show_refetch(self, shown: bool) -> None:
+        self.query_one("#activity-refetch", PriceButton).display = shown
+        area = self.query_one("#activity-refetched", ResultArea)
+        area.display = False  # shown once pressed: its progress, or why it failed
+        area.show_empty("")  # a previous re-fetch's error belongs to another call
+
+    @on(Button.Pressed, "#activity-refetch")
+    def _refetch(self) -> None:
+        if isinstance(entry := self.selected, HistoryEntry):
+            area = self.query_one("#activity-refetched", ResultArea)
+            area.display = True
+            area.run(
+                CallRequest(operations.get(entry.operation), dict(entry.params),
+                            label="the re-fetch"))
+
+    @on(ResultArea.Succeeded, "#activity-refetched")
+    def _refetched(self, event: ResultArea.Succeeded) -> None:
+        self.selected = event.record  # this session's newest call now
+        self.refresh_calls()
+        self.notify(f"{event.request.operation}: {prices.charged_text(event.record)};"
+                    " listed at the top as this session's call.", title="Re-fetched")
 
     # --- actions ------------------------------------------------------------------
 
     def _need_selection(self) -> CallRecord | None:
+        """The selected call as a record (a past call's rebuilt from the history)."""
         if self.selected is None:
             self.notify("Select a call first.", severity="warning")
+            return None
+        if isinstance(self.selected, HistoryEntry):
+            return as_record(host_of(self).client, self.selected, self._inspected.body)
         return self.selected
 
     def action_zoom_pane(self) -> None:
@@ -319,3 +336,45 @@ class ActivityScreen(AreaScreen):
                              self.action_save_json)
         yield PaletteCommand("Replay call", "Send the selected call again (asks first)",
                              self.action_replay)
+        yield PaletteCommand("Label call", "Give the selected call a ticket label (l)",
+                             self.action_label)
+        yield PaletteCommand("Export HAR", "Write the listed calls as a HAR file (x)",
+                             self.action_export_har)
+
+    def action_label(self) -> None:
+        """Ask for the selected call's ticket label, and keep it in the history."""
+        from creditscope.tui.screens.label_dialog import LabelDialog
+
+        item = self.selected
+        if item is None:
+            self.notify("Select a call first.", severity="warning")
+            return
+        what = f"{item.operation} {params_text(item.params)}".strip()
+
+        def chosen(label: str | None) -> None:
+            if label is not None:
+                self._set_label(item, label or None)
+
+        self.app.push_screen(LabelDialog(what, item.label), chosen)
+
+    def _set_label(self, item: CallRecord | HistoryEntry, label: str | None) -> None:
+        client = host_of(self).client
+        if client is None:
+            return
+        changed = relabel(client.ledger.history, item, label)
+        if changed.label != label:
+            self.notify("The ledger file could not be written; try again.",
+                        title="Label not saved", severity="error")
+            return
+        if isinstance(changed, HistoryEntry):
+            self._past.replace(changed)
+        self.selected = changed
+        self.refresh_calls()
+        self.inspect(changed)
+        self.notify(f"Labelled {label}." if label else "Label removed.", title="Ticket label")
+
+    def action_export_har(self) -> None:
+        """Ask for a path, then write the listed calls (this search) as a HAR file."""
+        client = host_of(self).client
+        if client is not None:
+            save_har(self.app, client, self._shown, host_of(self).clock())

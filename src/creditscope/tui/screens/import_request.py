@@ -11,6 +11,7 @@ shown as JSON. What cannot be imported is explained in place, keeping the text.
 from __future__ import annotations
 
 import unicodedata
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
 from rich.text import Text
@@ -24,6 +25,7 @@ from textual.widgets import Button, Label, Static, TextArea
 
 from creditscope import operations
 from creditscope.support.curl_parse import ImportProblem, redact_credentials
+from creditscope.support.har_import import pasted_har_path
 from creditscope.support.request_import import KEY_REPLACED, ImportedRequest, import_request
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
@@ -42,9 +44,9 @@ FORM_AREAS: dict[str, str] = {
     "ticketing/discovery": "events",
 }
 HELP_TEXT = (
-    "Paste a curl or HTTPie command (bash, cmd, PowerShell), a URL, a JSON body or a "
-    "lookup report (Ctrl+V or your terminal's paste). "
-    "Nothing is sent until you press a priced button."
+    "Paste a curl or HTTPie command (bash, cmd, PowerShell), a URL, a JSON body, a "
+    "lookup report (Ctrl+V or your terminal's paste), or the path of a customer's HAR "
+    "file. Nothing is sent until you press a priced button."
 )
 
 
@@ -112,6 +114,7 @@ class ImportRequestScreen(ModalScreen[None]):
         super().__init__()
         self.initial_text = text
         self.imported: ImportedRequest | None = None
+        self.har_path: Path | None = None  # a pasted path of a HAR file
 
     def compose(self) -> ComposeResult:
         """Help, the paste box, what was recognised and a place for an answer, scrolling
@@ -155,10 +158,17 @@ class ImportRequestScreen(ModalScreen[None]):
         price.update("")
         open_button = self.query_one("#import-open", Button)
         send = self.query_one("#import-send", PriceButton)
-        self.imported = None
+        self.imported, self.har_path = None, None
         open_button.display = send.display = False
         if not text.strip():
             result.update("")
+            return
+        self.har_path = pasted_har_path(text)
+        if self.har_path is not None:
+            result.update(Text(f"A HAR file: {self.har_path}. Open lists its requests to this "
+                               "service with their prices; nothing is sent.", style="italic"))
+            open_button.label = "Open HAR file"
+            open_button.display = True
             return
         client = host_of(self).client
         if client is None:
@@ -189,6 +199,10 @@ class ImportRequestScreen(ModalScreen[None]):
 
     @on(Button.Pressed, "#import-open")
     def _open(self) -> None:
+        if self.har_path is not None:  # listed by the app's open_har (har_import.py)
+            self.dismiss(None)
+            self.app.call_later(self.app.run_action, f"app.open_har({str(self.har_path)!r})")
+            return
         imported = self.imported
         if imported is None:
             return

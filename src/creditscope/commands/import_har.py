@@ -1,0 +1,112 @@
+"""``creditscope import-har FILE``: the requests a customer's HAR file made to the
+service, each with its price and what it would return now. Nothing is sent.
+
+Each listed request comes with the ``creditscope call`` command that runs it
+(cached: free), so the desk chooses what to spend on. Other hosts' entries are
+counted and skipped (``support/har_import.py``).
+"""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+if TYPE_CHECKING:
+    from creditscope.support.har_import import HarReading, PricedRequest
+
+
+def call_command(item: PricedRequest) -> str:
+    """``creditscope call restaurants/search --location Lisbon``; ``""`` when not sendable."""
+    imported = item.request.imported
+    if imported is None or imported.problem is not None:
+        return ""
+    words = ["creditscope", "call", imported.operation]
+    for name, value in imported.params.items():
+        words += [f"--{name}", value if isinstance(value, str) else json.dumps(value)]
+    return shlex.join(words)
+
+
+def listing_lines(items: list[PricedRequest]) -> list[str]:
+    """One line per request: its entry number, what the browser got, the operation,
+    the parameters, and what sending it now would do; then how to run it."""
+    lines: list[str] = []
+    for item in items:
+        request = item.request
+        seen = "—" if request.status_seen is None else str(request.status_seen)
+        imported = request.imported
+        what = (f"{imported.operation} " + " ".join(f"{k}={v}" for k, v in
+                                                    imported.params.items())
+                if imported else f"{request.method} {request.path}")
+        lines.append(f"#{request.number:<5} seen {seen:<4} {what.strip()}")
+        lines.append(f"       now: {item.now}")
+        if command := call_command(item):
+            lines.append(f"       run: {command}")
+    return lines
+
+
+def listing_json(path: Path, service: str, reading: HarReading, items: list[PricedRequest],
+                 total: int) -> dict[str, Any]:
+    """The listing as ``--json`` prints it."""
+    def one(item: PricedRequest) -> dict[str, Any]:
+        request, imported = item.request, item.request.imported
+        return {"entry": request.number, "started": request.started, "method": request.method,
+                "path": request.path, "status_seen": request.status_seen,
+                "operation": imported.operation if imported else None,
+                "params": imported.params if imported else None,
+                "notes": list(imported.notes) if imported else [],
+                "problem": request.problem or (
+                    imported.problem.message if imported and imported.problem else None),
+                "price": item.price, "cost_now": item.cost, "now": item.now,
+                "call": call_command(item) or None}
+
+    return {"file": str(path), "service": service, "requests": [one(i) for i in items],
+            "other_hosts": dict(reading.other_hosts.most_common()),
+            "unreadable": reading.unreadable, "preflights": reading.preflights,
+            "cost_to_fetch": total}
+
+
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+def command(file: Path, as_json: bool) -> None:
+    """List FILE's requests to the configured service, priced; sends nothing."""
+    from creditscope.commands.settings_loading import command_settings
+    from creditscope.support.curl_parse import ImportProblem
+    from creditscope.support.har_import import cost_to_fetch, priced, read_har
+    from creditscope.wiring import build_client
+    from creditscope.wording import counted
+
+    settings = command_settings()
+    client = build_client(settings)
+    try:
+        reading = read_har(file, client.base_url)
+        items = priced(client, reading.requests)
+    except ImportProblem as problem:
+        raise click.UsageError(str(problem)) from None
+    finally:
+        client.ledger.close()
+        if client.cache is not None:
+            client.cache.close()
+    total = cost_to_fetch(items)
+    if as_json:
+        click.echo(json.dumps(listing_json(file, client.base_url, reading, items, total),
+                              indent=2, ensure_ascii=False))
+        return
+    service = f"the built-in sandbox ({client.base_url})" if settings.is_sandbox else (
+        client.base_url)
+    click.echo(f"{file}: {counted(len(items), 'request')} to {service}.")
+    if skipped := reading.skipped_text():
+        click.echo(skipped + ".")
+    if reading.preflights:
+        click.echo(f"{counted(reading.preflights, 'CORS preflight')} (OPTIONS) skipped.")
+    if reading.unreadable:
+        click.echo(f"{counted(reading.unreadable, 'entry', 'entries')} without a readable"
+                   " request skipped.")
+    if items:
+        click.echo("")
+        click.echo("\n".join(listing_lines(items)))
+        click.echo(f"\nFetching every request not cached: {total} credits. Nothing was sent.")

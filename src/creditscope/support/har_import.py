@@ -1,0 +1,267 @@
+"""Reading a customer's HAR file (HAR 1.2, as browsers export it): which of its
+requests were to this service, and which operation each one is. Nothing is sent.
+
+Each entry for the configured service's host is mapped to an operation with the
+curl import's own rules (``request_import.import_request``, given the entry's
+method, URL and body as a command), so a HAR and a pasted command read alike.
+Entries for other hosts are counted by host and skipped, and so are a browser's
+CORS preflights (``OPTIONS``); an entry that cannot be
+read, or that names no operation, is listed with the reason. Request headers
+(where a key would be) are never kept; a credential among them adds the usual
+note. Response bodies are not read at all: a base64 image or a large download
+costs nothing but the file's reading, and files over :data:`MAX_HAR_BYTES` are
+refused before they are read.
+"""
+
+from __future__ import annotations
+
+import base64
+import binascii
+import json
+import shlex
+from collections import Counter
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+from urllib.parse import urlsplit
+
+from creditscope.support.curl_parse import looks_like_curl
+from creditscope.support.request_import import (
+    KEY_REPLACED,
+    ImportedRequest,
+    ImportProblem,
+    import_request,
+)
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
+
+MAX_HAR_BYTES = 200 * 1024 * 1024  # browsers' exports of a long session stay well under
+_CREDENTIAL_HEADERS = frozenset({"x-api-key", "authorization", "cookie"})
+_DEFAULT_PORTS = {"http": 80, "https": 443}
+
+
+@dataclass(frozen=True)
+class HarRequest:
+    """One entry of the HAR for this service: the request it is, or why it is none."""
+
+    number: int  # its position among the file's entries, from 1
+    started: str  # startedDateTime as the file gives it
+    method: str
+    path: str  # the URL's path only: a key in its query string is never kept
+    status_seen: int | None  # what the customer's browser got (0: no answer)
+    imported: ImportedRequest | None = None
+    problem: str | None = None
+
+
+@dataclass
+class HarReading:
+    """What a HAR file holds for this service, and what was skipped."""
+
+    requests: list[HarRequest] = field(default_factory=list)
+    other_hosts: Counter[str] = field(default_factory=Counter)
+    unreadable: int = 0  # entries without a usable request (method and URL)
+    preflights: int = 0  # a browser's CORS OPTIONS checks before a call: not calls
+
+    @property
+    def skipped(self) -> int:
+        """Entries for other hosts."""
+        return sum(self.other_hosts.values())
+
+    def skipped_text(self) -> str:
+        """``"12 entries for 3 other hosts skipped (fonts.gstatic.com 5, …)"``, or ``""``."""
+        if not self.other_hosts:
+            return ""
+        top = ", ".join(f"{host} {count}" for host, count in self.other_hosts.most_common(3))
+        more = "…" if len(self.other_hosts) > 3 else ""
+        hosts = len(self.other_hosts)
+        return (f"{self.skipped} {'entry' if self.skipped == 1 else 'entries'} for "
+                f"{hosts} other host{'s' if hosts != 1 else ''} skipped ({top}{more})")
+
+
+def read_har(path: Path, base_url: str) -> HarReading:
+    """The requests to the service at ``base_url`` in the HAR file at ``path``."""
+    try:
+        size = path.stat().st_size
+    except OSError as error:
+        raise ImportProblem(f"Cannot read {path}: {error.strerror or error}.") from None
+    if size > MAX_HAR_BYTES:
+        raise ImportProblem(
+            f"{path} is {size / 2**20:.0f} MB; HAR files over {MAX_HAR_BYTES // 2**20} MB are"
+            " not read. Export only the requests of the case (filter the browser's network"
+            " tab by the service's host first).")
+    try:
+        raw = path.read_bytes()
+    except OSError as error:
+        raise ImportProblem(f"Cannot read {path}: {error.strerror or error}.") from None
+    return parse_har(raw, base_url)
+
+
+def parse_har(raw: bytes | str, base_url: str) -> HarReading:
+    """The requests to the service at ``base_url`` in HAR text ``raw``."""
+    try:
+        document = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as error:
+        raise ImportProblem(f"This is not a HAR file: it is not JSON ({error}).") from None
+    log = document.get("log") if isinstance(document, dict) else None
+    entries = log.get("entries") if isinstance(log, dict) else None
+    if not isinstance(entries, list):
+        raise ImportProblem("This is not a HAR file: it has no log.entries list.")
+    reading = HarReading()
+    for number, entry in enumerate(entries, start=1):
+        request = entry.get("request") if isinstance(entry, dict) else None
+        if not isinstance(request, dict):
+            reading.unreadable += 1
+            continue
+        method, url = request.get("method"), request.get("url")
+        if not (isinstance(method, str) and isinstance(url, str) and url):
+            reading.unreadable += 1
+            continue
+        host = host_of(url)
+        if not same_service(url, base_url):
+            reading.other_hosts[host or "(no host)"] += 1
+            continue
+        if method.upper() == "OPTIONS":
+            reading.preflights += 1
+            continue
+        reading.requests.append(_request(number, entry, request, method.upper(), url, base_url))
+    return reading
+
+
+def host_of(url: str) -> str:
+    """The host a URL names (``""`` when it names none or is malformed)."""
+    try:
+        return urlsplit(url).hostname or ""
+    except ValueError:
+        return ""
+
+
+def same_service(url: str, base_url: str) -> bool:
+    """True when ``url`` is on the host and port of ``base_url``."""
+    try:
+        there, here = urlsplit(url), urlsplit(base_url)
+        ports = (there.port or _DEFAULT_PORTS.get(there.scheme),
+                 here.port or _DEFAULT_PORTS.get(here.scheme))
+    except ValueError:
+        return False
+    return bool(there.hostname) and there.hostname == here.hostname and ports[0] == ports[1]
+
+
+def _request(
+    number: int, entry: dict[str, Any], request: dict[str, Any], method: str, url: str,
+    base_url: str,
+) -> HarRequest:
+    response = entry.get("response")
+    status = response.get("status") if isinstance(response, dict) else None
+    found = HarRequest(number, str(entry.get("startedDateTime", "")), method,
+                       urlsplit(url).path or "/", status if isinstance(status, int) else None)
+    try:
+        body = _body_text(request.get("postData"))
+        command = ["curl", "-X", method, url] + (["-d", body] if body else [])
+        imported = import_request(shlex.join(command), base_url)
+    except ImportProblem as problem:
+        return replace(found, problem=str(problem))
+    notes = imported.notes
+    if _carries_credentials(request) and KEY_REPLACED not in notes:
+        notes = (KEY_REPLACED, *notes)
+    return replace(found, imported=replace(imported, source="HAR entry", notes=notes))
+
+
+def _body_text(post_data: object) -> str:
+    """The request body as text; ImportProblem for a binary or unreadable one."""
+    if not isinstance(post_data, dict):
+        return ""
+    text = post_data.get("text")
+    if not isinstance(text, str):
+        return ""
+    if post_data.get("encoding") == "base64":  # some exporters write bodies so
+        try:
+            return base64.b64decode(text, validate=True).decode("utf-8")
+        except (binascii.Error, UnicodeDecodeError):
+            raise ImportProblem("The request body is binary, not JSON.") from None
+    return text
+
+
+def _carries_credentials(request: dict[str, Any]) -> bool:
+    headers = request.get("headers")
+    return isinstance(headers, list) and any(
+        isinstance(h, dict) and str(h.get("name", "")).lower() in _CREDENTIAL_HEADERS
+        for h in headers)
+
+
+@dataclass(frozen=True)
+class PricedRequest:
+    """A HAR request with what sending it now would do, in the words every label uses."""
+
+    request: HarRequest
+    price: int  # its price (0 when it cannot be sent)
+    cost: int  # what sending it now spends: 0 when the cache answers
+    now: str  # "cached · free", "2 cr", "2 cr · expired", or why it cannot be sent
+    same_as: str = ""  # the request as sent: equal for two entries that are one request
+
+    @property
+    def sendable(self) -> bool:
+        """True when the request is recognised and valid."""
+        imported = self.request.imported
+        return imported is not None and imported.problem is None
+
+
+def priced(client: DataClient, requests: list[HarRequest]) -> list[PricedRequest]:
+    """Each request with its price and what it would return now (asks the cache, sends
+    nothing)."""
+    found: list[PricedRequest] = []
+    for request in requests:
+        imported = request.imported
+        if imported is None:
+            found.append(PricedRequest(request, 0, 0, f"not a request: {request.problem}"))
+            continue
+        if imported.problem is not None:
+            found.append(PricedRequest(request, 0, 0, f"invalid: {imported.problem.message}"))
+            continue
+        plan = client.plan(imported.operation, dict(imported.params))
+        found.append(PricedRequest(request, plan.price, plan.cost, plan.words.long,
+                                   f"{plan.method} {plan.url} {plan.body}"))
+    return found
+
+
+def cost_to_fetch(requests: list[PricedRequest]) -> int:
+    """Credits to fetch every request not cached, each distinct request once (a cached
+    request is free; a request never cached, like a provider request, costs every time)."""
+    seen: set[str] = set()
+    total = 0
+    for item in requests:
+        if item.sendable and (item.same_as not in seen or (item.price and not _cacheable(item))):
+            total += item.cost
+        seen.add(item.same_as)
+    return total
+
+
+def _cacheable(item: PricedRequest) -> bool:
+    from creditscope import operations
+
+    imported = item.request.imported
+    return imported is not None and operations.get(imported.operation).ttl is not None
+
+
+def pasted_har_path(text: str) -> Path | None:
+    """The HAR file a pasted or dropped path names (quotes and ``\\ `` escapes as a terminal
+    writes them), or None when the text is not a path ending in ``.har``."""
+    stripped = text.strip()
+    if "\n" in stripped or len(stripped) < 5:
+        return None
+    if stripped[0] == stripped[-1] and stripped[0] in "'\"":
+        stripped = stripped[1:-1]
+    stripped = stripped.replace("\\ ", " ")
+    if stripped.startswith("file://"):
+        stripped = stripped[len("file://"):]
+    if "://" in stripped or looks_like_curl(stripped):
+        return None  # a URL or a command that happens to end in .har
+    return Path(stripped).expanduser() if stripped.lower().endswith(".har") else None
+
+
+def request_text(client: DataClient, imported: ImportedRequest) -> str:
+    """The request as Import request reads it: its URL (GET) or a curl command (POST)."""
+    plan = client.plan(imported.operation, dict(imported.params))
+    if plan.body is None:
+        return plan.url
+    return shlex.join(["curl", "-X", plan.method, plan.url, "-d", json.dumps(plan.body)])

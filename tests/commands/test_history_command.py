@@ -1,0 +1,104 @@
+"""``creditscope history`` and ``import-har``: a call made by one process (``call
+--label``) found by another, searched, exported as HAR and read back; nothing sent."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from click.testing import CliRunner
+
+from creditscope.cli import main
+from creditscope.sandbox import DEMO_KEY
+
+CHROME_EXPORT = Path(__file__).parents[1] / "support" / "fixtures" / "chrome-export.har"
+
+
+def run(*args: str) -> Any:
+    return CliRunner().invoke(main, list(args), catch_exceptions=False)
+
+
+@pytest.fixture
+def dirs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> dict[str, str]:
+    """The built-in sandbox's files in this test's directory, for this process and others."""
+    env = {"CREDITSCOPE_DATA_DIR": str(tmp_path / "data"),
+           "CREDITSCOPE_CACHE_DIR": str(tmp_path / "cache"),
+           "CREDITSCOPE_CONFIG_FILE": str(tmp_path / "config.toml")}
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    return env
+
+
+def call_in_another_process(env: dict[str, str], *args: str) -> None:
+    done = subprocess.run([sys.executable, "-m", "creditscope", "call", *args],
+                          env={**os.environ, **env}, capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+
+
+@pytest.mark.slow
+def test_a_call_labelled_in_one_process_is_found_by_the_next(dirs: dict[str, str]) -> None:
+    call_in_another_process(dirs, "restaurants/search", "--location", "Zürich",
+                            "--cuisine", "thai", "--label", "#4821")
+    assert run("call", "restaurants/search", "--location", "Lisbon").exit_code == 0
+
+    labelled = json.loads(run("history", "--label", "#4821", "--json").stdout)
+    assert [(c["params"], c["label"], c["credits_charged"], c["outcome"]) for c in labelled] == [
+        ({"location": "Zürich", "cuisine": "thai", "limit": 10}, "#4821", 2, "ok")]
+    listing = run("history").stdout.splitlines()
+    assert len([line for line in listing if line.startswith("── session")]) == 2
+    assert "location=Lisbon" in listing[1] and "[#4821]" in listing[3]
+    assert "No call matches." in run("history", "--search", "zurich error").stdout
+    assert "location=Zürich" in run("history", "--search", "ZURICH thai ok").stdout
+    assert json.loads(run("history", "--since", "2999-01-01", "--json").stdout) == []
+
+
+def test_a_bad_date_or_label_is_refused_before_anything(dirs: dict[str, str]) -> None:
+    since = run("history", "--since", "last tuesday")
+    assert since.exit_code == 2 and "not a date" in since.output
+    label = run("call", "restaurants/search", "--location", "Lisbon", "--label", "x" * 81)
+    assert label.exit_code == 2 and "at most 80" in label.output
+    assert "No calls recorded yet" in run("history").stdout
+
+
+def test_history_as_har_reads_back_as_the_same_requests_cached_and_free(
+    dirs: dict[str, str], tmp_path: Path
+) -> None:
+    assert run("call", "restaurants/search", "--location", "Lisbon").exit_code == 0
+    assert run("call", "professional_network/find_company", "--name", "Acme").exit_code == 0
+    har = tmp_path / "ticket.har"
+    written = run("history", "--har", str(har))
+    assert written.exit_code == 0 and "Wrote 2 calls" in written.stderr
+    assert DEMO_KEY not in har.read_text()
+    assert har.stat().st_mode & 0o077 == 0  # it names the customer's lookups: 0600
+
+    listing = json.loads(run("import-har", str(har), "--json").stdout)
+    assert sorted((r["operation"], r["now"], r["cost_now"]) for r in listing["requests"]) == [
+        ("professional_network/find_company", "cached · free", 0),
+        ("restaurants/search", "cached · free", 0)]
+    assert listing["cost_to_fetch"] == 0
+    history = json.loads(run("history", "--json").stdout)
+    assert len(history) == 2  # importing sent nothing
+
+
+def test_import_har_lists_a_browser_exports_requests_with_prices(
+    dirs: dict[str, str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CREDITSCOPE_BASE_URL", "https://api.dataservice.example")
+    shown = run("import-har", str(CHROME_EXPORT))
+    assert shown.exit_code == 0
+    text = shown.stdout
+    assert "4 requests to https://api.dataservice.example" in text
+    assert "4 entries for 3 other hosts skipped" in text
+    assert "1 CORS preflight (OPTIONS) skipped" in text
+    assert ("run: creditscope call professional_network/find_company --name "
+            "'Northwind Labs Ltd' --website northwind.com") in text
+    assert "Fetching every request not cached: 14 credits. Nothing was sent." in text
+    assert "SECRET" not in text
+    missing = run("import-har", str(CHROME_EXPORT.with_name("missing.har")))
+    assert missing.exit_code == 2 and "Cannot read" in missing.output

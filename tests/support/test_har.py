@@ -1,0 +1,174 @@
+"""HAR 1.2 out and in: the calls written as a HAR (key masked, credits as a custom
+field) read back as the same requests; a browser's export (other hosts, a CORS
+preflight, binary bodies) read for this service's requests only; nothing sent."""
+
+from __future__ import annotations
+
+import base64
+import json
+from collections.abc import AsyncIterator
+from pathlib import Path
+
+import pytest
+
+from creditscope.client.client import DataClient
+from creditscope.client.errors import InvalidRequest
+from creditscope.client.history import HistoryQuery
+from creditscope.sandbox import DEMO_KEY
+from creditscope.settings import Settings
+from creditscope.support import har_import
+from creditscope.support.har_export import CUSTOM_FIELD, har_export
+from creditscope.support.har_import import (
+    ImportProblem,
+    cost_to_fetch,
+    parse_har,
+    pasted_har_path,
+    priced,
+    read_har,
+)
+from creditscope.support.request_import import KEY_REPLACED
+from creditscope.wiring import build_client
+
+CHROME_EXPORT = Path(__file__).parent / "fixtures" / "chrome-export.har"
+CUSTOMER_SERVICE = "https://api.dataservice.example"
+CUSTOMER_KEY = "sk_live_customer_SECRET_1234"
+
+
+@pytest.fixture
+async def sandbox(tmp_path: Path) -> AsyncIterator[DataClient]:
+    """The built-in sandbox as a user has it: a ledger file and a cache on disk."""
+    client = build_client(Settings(data_dir=tmp_path / "data", cache_dir=tmp_path / "cache",
+                                   config_file=tmp_path / "config.toml"))
+    yield client
+    await client.aclose()
+    client.ledger.close()
+
+
+async def test_exported_calls_import_as_the_same_requests_without_the_key(
+    sandbox: DataClient, tmp_path: Path
+) -> None:
+    await sandbox.call("restaurants/search", {"location": "Lisbon", "cuisine": "thai"})
+    await sandbox.call("professional_network/find_company", {"name": "Northwind Labs"})
+    await sandbox.call("restaurants/search", {"location": "Lisbon", "cuisine": "thai"})  # hit
+    with pytest.raises(InvalidRequest):
+        await sandbox.call("restaurants/search", {"location": "Lisbon", "limit": 999})
+    entries = sandbox.ledger.history.find(HistoryQuery())
+    records = {r.history_id: r for r in sandbox.ledger.session_records}
+    export = har_export(sandbox, [(e, records.get(e.id)) for e in entries])
+    text = export.text()
+    assert (export.written, export.not_sent) == (3, 1)  # the refused call never left
+    assert DEMO_KEY not in text and DEMO_KEY[-8:] not in text
+    log = json.loads(text)["log"]
+    assert log["version"] == "1.2"
+    figures = [entry[CUSTOM_FIELD] for entry in log["entries"]]
+    assert [(f["credits_charged"], f["credits_saved"], f["cache"]) for f in figures] == [
+        (2, 0, "miss"), (10, 0, "miss"), (0, 2, "hit")]
+    assert all(f["cache_now"] == "fresh" for f in figures)
+    assert log["entries"][1]["request"]["postData"]["text"] == '{"name": "Northwind Labs"}'
+
+    path = tmp_path / "calls.har"
+    path.write_text(text)
+    reading = read_har(path, sandbox.base_url)
+    sent = sorted((e.operation, json.dumps(e.params, sort_keys=True, default=str))
+                  for e in entries if e.outcome != "refused")
+    read = sorted((r.imported.operation,
+                   json.dumps(sandbox.validate(r.imported.operation, r.imported.params),
+                              sort_keys=True, default=str))
+                  for r in reading.requests if r.imported)
+    assert read == sent
+    items = priced(sandbox, reading.requests)
+    assert [item.now for item in items] == ["cached · free"] * 3  # what each returns now
+    assert cost_to_fetch(items) == 0
+    assert len(sandbox.ledger.session_records) == 4  # reading and pricing sent nothing
+
+
+def test_a_browser_export_lists_this_services_requests_and_skips_the_rest() -> None:
+    reading = parse_har(CHROME_EXPORT.read_bytes(), CUSTOMER_SERVICE)
+    assert reading.other_hosts == {"app.customer.example": 2, "fonts.gstatic.com": 1,
+                                   "www.google-analytics.com": 1}
+    assert reading.preflights == 1 and reading.unreadable == 0
+    assert "4 entries for 3 other hosts skipped" in reading.skipped_text()
+    listed = [(r.number, r.imported.operation if r.imported else None,
+               dict(r.imported.params) if r.imported else None, r.status_seen)
+              for r in reading.requests]
+    assert listed == [
+        (5, "professional_network/find_company",
+         {"name": "Northwind Labs Ltd", "website": "northwind.com"}, 200),
+        (6, "restaurants/search", {"location": "Lisbon", "cuisine": "thai", "limit": "5"}, 200),
+        (7, "restaurants/details", {"id": "rst_lisbon_pt_004"}, 200),
+        (8, None, None, 404),
+    ]
+    company, search = reading.requests[0].imported, reading.requests[1].imported
+    assert company is not None and search is not None
+    assert KEY_REPLACED in company.notes and KEY_REPLACED in search.notes  # header, Bearer
+    assert "not a path of this service" in (reading.requests[3].problem or "")
+    assert CUSTOMER_KEY not in repr(reading)
+
+
+async def test_a_browser_exports_requests_are_priced_as_they_would_cost_now(
+    tmp_path: Path,
+) -> None:
+    client = build_client(Settings(base_url=CUSTOMER_SERVICE, data_dir=tmp_path / "data",
+                                   cache_dir=tmp_path / "cache",
+                                   config_file=tmp_path / "config.toml"))
+    items = priced(client, read_har(CHROME_EXPORT, client.base_url).requests)
+    await client.aclose()
+    assert [(item.price, item.now) for item in items][:3] == [
+        (10, "10 cr"), (2, "2 cr"), (2, "2 cr")]
+    assert items[3].now.startswith("not a request:") and not items[3].sendable
+    assert cost_to_fetch(items) == 14
+    assert client.ledger.session_records == []
+
+
+def har_with(post_data: dict[str, str]) -> str:
+    return json.dumps({"log": {"version": "1.2", "entries": [{
+        "startedDateTime": "2026-11-20T09:00:00Z",
+        "request": {"method": "POST", "url": f"{CUSTOMER_SERVICE}/professional_network/"
+                    "find_company", "headers": [], "postData": post_data},
+        "response": {"status": 200}}]}})
+
+
+def test_request_bodies_in_base64_are_read_and_binary_ones_refused() -> None:
+    body = base64.b64encode(b'{"name": "Acme"}').decode()
+    [readable] = parse_har(har_with({"mimeType": "application/json", "text": body,
+                                     "encoding": "base64"}), CUSTOMER_SERVICE).requests
+    assert readable.imported is not None and readable.imported.params == {"name": "Acme"}
+    binary = base64.b64encode(bytes(range(256))).decode()
+    [refused] = parse_har(har_with({"mimeType": "application/octet-stream", "text": binary,
+                                    "encoding": "base64"}), CUSTOMER_SERVICE).requests
+    assert refused.imported is None and "binary" in (refused.problem or "")
+
+
+@pytest.mark.parametrize(("text", "words"), [
+    ("not json", "not JSON"),
+    ('{"log": {}}', "no log.entries"),
+    ("[1, 2]", "no log.entries"),
+])
+def test_what_is_not_a_har_file_is_explained(text: str, words: str) -> None:
+    with pytest.raises(ImportProblem, match=words):
+        parse_har(text, CUSTOMER_SERVICE)
+
+
+def test_a_huge_file_is_refused_before_it_is_read(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(har_import, "MAX_HAR_BYTES", 1024)
+    big = tmp_path / "huge.har"
+    big.write_text(" " * 4096)
+    with pytest.raises(ImportProblem, match="not read"):
+        read_har(big, CUSTOMER_SERVICE)
+    with pytest.raises(ImportProblem, match="Cannot read"):
+        read_har(tmp_path / "missing.har", CUSTOMER_SERVICE)
+
+
+@pytest.mark.parametrize(("pasted", "path"), [
+    ("/tmp/ticket 4821.har", "/tmp/ticket 4821.har"),
+    ("'/tmp/ticket 4821.har'", "/tmp/ticket 4821.har"),
+    ("/tmp/ticket\\ 4821.HAR", "/tmp/ticket 4821.HAR"),
+    ("file:///tmp/t.har", "/tmp/t.har"),
+    ("curl https://x.test/a.har", None),
+    ("https://api.test/restaurants/search?location=a", None),
+])
+def test_a_pasted_path_of_a_har_file_is_recognised(pasted: str, path: str | None) -> None:
+    found = pasted_har_path(pasted)
+    assert (str(found) if found else None) == path

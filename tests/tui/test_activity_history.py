@@ -1,0 +1,198 @@
+"""Activity remembers: an earlier session's calls listed under their divider, searched,
+labelled, reopened from the cache for free, an expired one re-fetched only at its price;
+the listed calls exported as HAR, and a customer's HAR opened from Import (``i``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+from textual.pilot import Pilot
+from textual.widgets import DataTable, Input, Static, TextArea
+
+from creditscope.client.client import DataClient
+from creditscope.client.history import HistoryQuery
+from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
+from creditscope.settings import Settings
+from creditscope.tui.app import CreditscopeApp
+from creditscope.tui.screens.har_import import HarImportScreen
+from creditscope.tui.screens.import_request import ImportRequestScreen
+from creditscope.tui.widgets.json_view import JsonView
+from creditscope.tui.widgets.price_button import PriceButton
+from creditscope.wiring import build_client
+from pilot_support import settle
+
+from .conftest import SIZE
+
+CHROME_EXPORT = Path(__file__).parents[1] / "support" / "fixtures" / "chrome-export.har"
+
+
+async def earlier_session(settings: Settings, *calls: tuple[str, dict[str, Any]]) -> None:
+    """Another run on the same files (its own session), closed before the explorer starts."""
+    client = build_client(settings)
+    for operation, params in calls:
+        await client.call(operation, params)
+    await client.aclose()
+    client.ledger.close()
+
+
+def explorer(settings: Settings) -> CreditscopeApp:
+    """The explorer on the built-in sandbox with these files, as `creditscope` builds it."""
+    return CreditscopeApp(settings, client_factory=build_client, initial_mode="activity")
+
+
+def client_of(app: CreditscopeApp) -> DataClient:
+    assert app.client is not None
+    return app.client
+
+
+def rows(app: CreditscopeApp) -> list[tuple[str, ...]]:
+    table = app.screen.query_one("#activity-table", DataTable)
+    return [tuple(str(cell) for cell in table.get_row_at(i)) for i in range(table.row_count)]
+
+
+def text_of(app: CreditscopeApp, selector: str) -> str:
+    content: Any = app.screen.query_one(selector, Static).content
+    return str(getattr(content, "plain", content))
+
+
+async def start(pilot: Pilot[Any]) -> None:
+    await pilot.app.wait_for_client()  # type: ignore[attr-defined]
+    await settle(pilot)
+
+
+async def choose(pilot: Pilot[Any], operation: str) -> None:
+    """Put the table's cursor on the first row of ``operation``."""
+    app: Any = pilot.app
+    operations = [row[1] for row in rows(app)]
+    app.screen.query_one("#activity-table", DataTable).move_cursor(
+        row=operations.index(operation))
+    await settle(pilot)
+
+
+async def test_an_earlier_sessions_calls_are_listed_reopened_labelled_and_exported(
+    settings: Settings, tmp_path: Path,
+) -> None:
+    await earlier_session(settings, ("restaurants/search", {"location": "Lisbon",
+                                                            "cuisine": "thai"}),
+                          ("professional_network/find_company", {"name": "Northwind Labs"}))
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        listed = rows(app)
+        assert listed[0][1].startswith("── Session · ")
+        assert [row[1] for row in listed[1:]] == ["professional_network/find_company",
+                                                  "restaurants/search"]
+        await choose(pilot, "restaurants/search")
+        assert "Answer from the cache · free" in text_of(app, "#response-detail")
+        assert "Oliva Thai" in app.screen.query_one("#response-json", JsonView).document
+        assert not app.screen.query_one("#activity-refetch", PriceButton).display
+        assert client_of(app).ledger.session_records == []  # reopening is no call
+
+        await pilot.press("l")  # a ticket label, kept in the history
+        await settle(pilot)
+        app.screen.query_one("#label-text", Input).value = "#4821"
+        await pilot.press("enter")
+        await settle(pilot)
+        assert rows(app)[2][6].startswith("#4821 · ")
+        [entry] = client_of(app).ledger.history.find(HistoryQuery(label="#4821"))
+        assert entry.params["location"] == "Lisbon"
+
+        app.screen.query_one("#activity-filter", Input).value = "northwind"
+        await settle(pilot)
+        assert [row[1] for row in rows(app)][1:] == ["professional_network/find_company"]
+
+        await pilot.press("x")  # what is listed, as a HAR file
+        await settle(pilot)
+        target = tmp_path / "ticket.har"
+        app.screen.query_one("#save-path", Input).value = str(target)
+        await pilot.press("enter")
+        await settle(pilot)
+    exported = target.read_text()
+    assert "Northwind Labs" in exported and "Lisbon" not in exported
+    assert DEMO_KEY not in exported
+
+
+async def test_an_expired_answer_is_priced_and_fetched_only_when_asked(
+    settings: Settings,
+) -> None:
+    expiring = settings.model_copy(update={"ttl": settings.ttl.model_copy(
+        update={"restaurants_search": 0})})
+    await earlier_session(expiring, ("restaurants/search", {"location": "Oslo"}))
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        assert "The cached answer expired" in text_of(app, "#response-detail")
+        refetch = app.screen.query_one("#activity-refetch", PriceButton)
+        assert refetch.display and str(refetch.label) == "Re-fetch · 2 cr · expired"
+        assert client_of(app).ledger.session_spent() == 0
+        await pilot.click("#activity-refetch")
+        await settle(pilot)
+        assert client_of(app).ledger.session_spent() == 2
+        assert rows(app)[1][1] == "restaurants/search"  # this session's call, on top
+        assert "Oslo" in app.screen.query_one("#response-json", JsonView).document
+
+
+@pytest.fixture
+def customer_har(tmp_path: Path) -> Path:
+    """The browser export, its service being the sandbox this explorer talks to."""
+    path = tmp_path / "customer ticket.har"
+    path.write_text(CHROME_EXPORT.read_text().replace("https://api.dataservice.example",
+                                                      SANDBOX_BASE_URL))
+    return path
+
+
+async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
+    settings: Settings, customer_har: Path,
+) -> None:
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        app.screen.set_focus(None)
+        await pilot.press("i")
+        await settle(pilot)
+        assert isinstance(app.screen, ImportRequestScreen)
+        app.screen.query_one("#import-text", TextArea).text = f"'{customer_har}'"
+        await settle(pilot)
+        await pilot.click("#import-open")
+        await settle(pilot)
+        assert isinstance(app.screen, HarImportScreen)
+        assert "4 requests to" in text_of(app, "#har-summary")
+        assert "4 entries for 3 other hosts skipped" in text_of(app, "#har-summary")
+        listed = [tuple(str(c) for c in app.screen.query_one(DataTable).get_row_at(i))
+                  for i in range(4)]
+        assert [(row[2], row[4]) for row in listed[:3]] == [
+            ("professional_network/find_company", "10 cr"), ("restaurants/search", "2 cr"),
+            ("restaurants/details", "2 cr")]
+        assert "Fetching every request not cached: 14 cr" in text_of(app, "#har-total")
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert app.current_mode == "restaurants"
+        assert app.screen.query_one("#location", Input).value == "Lisbon"
+        assert client_of(app).ledger.session_records == []  # nothing was sent
+
+
+def test_sessions_are_divided_and_older_pages_offered() -> None:
+    """This session's divider only once past calls are listed; one per past session; a
+    last row that loads older calls when more match."""
+    from datetime import UTC, datetime
+
+    from creditscope.client.history import HistoryEntry
+    from creditscope.client.records import CallRecord
+    from creditscope.tui.screens.activity_rows import MorePast, SessionDivider, arrange
+
+    at = datetime(2026, 11, 24, 14, 2, tzinfo=UTC)
+
+    def past(ident: int, session: str) -> HistoryEntry:
+        return HistoryEntry(ident, session, at, "restaurants/search", "GET", {}, 200, "miss",
+                            2, 0, None, None, None)
+
+    now = CallRecord("catalog", "GET", "u", {})
+    assert arrange([now], [], "me", more=False) == [now]
+    items = arrange([now], [past(9, "b"), past(8, "b"), past(5, "a")], "me", more=True)
+    assert [type(item).__name__ for item in items] == [
+        "SessionDivider", "CallRecord", "SessionDivider", "HistoryEntry", "HistoryEntry",
+        "SessionDivider", "HistoryEntry", "MorePast"]
+    assert items[0] == SessionDivider("me", now.started_at, True)
+    assert items[-1] == MorePast(before_id=5)
