@@ -1,23 +1,28 @@
 """The service's operations in one table, each whole: path, method, price, auth,
 cache lifetime, request model (parameters, types, limits, defaults, what is
-required), response model, and the key fields a batch writes.
+required), response model, the key fields a batch writes, and which requests are
+the same request (``folds``: see ``request_identity``).
 
 Everything reads it from here: the client's validation, pricing and cache TTLs,
 the sandbox's query checks, catalog and charging, the TTL settings, the batch
-columns and the CLI's operation names. A new operation is a new row (and its
-models); see ARCHITECTURE.md, "A new operation".
+columns and the CLI's operation names; the cache key, single-flight, batch
+dedupe, Compare and the explorer's spend guard all read a request's identity
+(``Operation.identity``). A new operation is a new row (and its models); see
+ARCHITECTURE.md, "A new operation".
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel
 
-from creditscope import models
+from creditscope import models, request_identity
+from creditscope.request_identity import Fold
 
 # What a batch writes from one answer: key column -> value; the params are the request's.
 KeyReader = Callable[[Any, Mapping[str, Any]], dict[str, Any]]
@@ -44,6 +49,9 @@ class Operation:
     # (None: each column is the answer's attribute of that name).
     key_fields: tuple[str, ...] = ()
     read_keys: KeyReader | None = None
+    # How a parameter's value folds into the request's identity (values the service
+    # answers alike fold equal); a parameter not named here: ``same_text``.
+    folds: Mapping[str, Fold] = field(default_factory=dict)
 
     @property
     def path(self) -> str:
@@ -57,6 +65,13 @@ class Operation:
     def ttl_setting(self) -> str:
         """The settings field that overrides this operation's TTL, e.g. ``restaurants_search``."""
         return self.name.replace("/", "_").replace("-", "_")
+
+    def identity(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` as this request's identity: each value folded, a value folded to
+        None left out, keys sorted. What is sent stays ``params``."""
+        folded = {name: self.folds.get(name, request_identity.same_text)(value)
+                  for name, value in params.items() if value is not None}
+        return {name: folded[name] for name in sorted(folded) if folded[name] is not None}
 
     def keys_of(self, answer: Any, params: Mapping[str, Any]) -> dict[str, Any]:
         """The key fields of ``answer`` (a ``response_model``) for a batch's output row."""
@@ -118,6 +133,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "Events near a point",
         "Feed of ticketed events near a latitude/longitude: venue, dates, lineup and lead price.",
         ("events", "first_event"), _event_keys,
+        folds={"cursor": request_identity.exact},
     ),
     Operation(
         "professional_network/find_company", "POST", 10, True, 7 * DAY, models.CompanyLookup,
@@ -127,6 +143,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "and grades the candidates.",
         ("matches", "best_match", "best_match_url", "confidence", "name_similarity",
          "website_match"), _company_keys,
+        folds={"name": request_identity.company_name, "website": request_identity.website},
     ),
     Operation(
         "restaurants/search", "GET", 2, True, HOUR, models.RestaurantSearch,
@@ -134,6 +151,7 @@ OPERATIONS: tuple[Operation, ...] = (
         "Search restaurants",
         "Restaurants near a location, optionally filtered by cuisine.",
         ("total", "top_result", "top_result_id"), _search_keys,
+        folds={"location": request_identity.place},
     ),
     Operation(
         "restaurants/details", "GET", 2, True, DAY, models.RestaurantDetails,
@@ -183,6 +201,14 @@ def get(name: str) -> Operation:
     except KeyError:
         known = ", ".join(BY_NAME)
         raise KeyError(f"unknown operation {name!r}; known: {known}") from None
+
+
+def identity_key(operation: str, params: Mapping[str, Any]) -> str:
+    """One string per distinct request of ``operation`` (see ``Operation.identity``)."""
+    op = get(operation)
+    folded = json.dumps(op.identity(params), sort_keys=True, ensure_ascii=False,
+                        separators=(",", ":"), default=str)
+    return f"{op.name} {folded}"
 
 
 @contextmanager

@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Any
 
 from creditscope import models, operations
-from creditscope.client.cache import cache_key
 from creditscope.client.curl import mask_headers, mask_key
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.pipeline import DEFAULT_TIMEOUT, CallPipeline
@@ -102,7 +101,7 @@ class DataClient(CallPipeline):
             clean = self.validate(op.name, params)
         except InvalidRequest:
             return CacheStatus.MISS
-        entry = self.cache.get(cache_key(self.base_url, op.method, op.path, clean))
+        entry = self.cache.get(self.cache_key_of(op, clean))
         if entry is None:
             return CacheStatus.MISS
         return CacheStatus.STALE if entry.is_stale else CacheStatus.HIT

@@ -46,6 +46,9 @@ class CallRecord:
     revealed_by: str | None = None  # the call whose answer revealed this difference
     account: str | None = None  # service and key, hashed (``account_id``); never the key
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    # When the service produced the answer: a cached one's stored time (it may be days
+    # old), a shared one's first call; None when nothing came back.
+    fetched_at: datetime | None = None
 
     @property
     def ok(self) -> bool:
