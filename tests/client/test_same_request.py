@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 
 from client_fakes import CountingTransport
 from creditscope.client import errors
+from creditscope.client.cache import cache_key
 from creditscope.client.client import DataClient
 from creditscope.client.records import CacheStatus
 from creditscope.client.validation import validate
@@ -47,6 +48,22 @@ async def test_lisbon_and_lisbon_share_one_cache_entry(
         assert again.data.total == first.data.total
     assert sent(client) == 1 and client.ledger.session_totals().spent == 2
     assert client.plan("restaurants/search", {"location": "lisbon "}).cost == 0
+
+
+async def test_an_answer_cached_by_an_earlier_version_is_still_free(
+    sandbox_client: Callable[..., DataClient],
+) -> None:
+    client = sandbox_client()
+    first = await client.search_restaurants("Lisbon")
+    assert client.cache is not None
+    client.cache.clear()
+    params = {"limit": 10, "location": "Lisbon"}  # the key was the parameters as sent
+    client.cache.set(cache_key(SANDBOX_BASE_URL, "GET", "/restaurants/search", params),
+                     operation="restaurants/search", params=params, body=first.record.raw_body
+                     or "", status=200, headers={}, ttl=3600)
+    again = await client.search_restaurants("Lisbon")
+    assert (again.record.cache, again.data.total) == (CacheStatus.HIT, first.data.total)
+    assert sent(client) == 1 and client.ledger.session_totals().spent == 2
 
 
 async def test_near_duplicate_company_lookups_cost_once(

@@ -101,7 +101,7 @@ class DataClient(CallPipeline):
             clean = self.validate(op.name, params)
         except InvalidRequest:
             return CacheStatus.MISS
-        entry = self.cache.get(self.cache_key_of(op, clean))
+        entry = self.cached_entry(op, clean)
         if entry is None:
             return CacheStatus.MISS
         return CacheStatus.STALE if entry.is_stale else CacheStatus.HIT

@@ -21,7 +21,7 @@ from pydantic import BaseModel
 
 from creditscope import __version__, models, operations
 from creditscope.client.account_id import account_fingerprint
-from creditscope.client.cache import ResponseCache, cache_key
+from creditscope.client.cache import CachedEntry, ResponseCache, cache_key
 from creditscope.client.curl import mask_headers
 from creditscope.client.errors import (
     BudgetExceeded,
@@ -107,6 +107,17 @@ class CallPipeline:
         ``Operation.identity``), so ``Lisbon`` and ``lisbon`` share an entry and a flight."""
         return cache_key(self.base_url, op.method, op.path, op.identity(clean))
 
+    def cached_entry(self, op: operations.Operation, clean: dict[str, Any]) -> CachedEntry | None:
+        """The cache's entry for this request, stale or not: by its identity, else one an
+        earlier version stored under the parameters as sent (so an upgrade re-buys
+        nothing already paid for; those expire with their TTL)."""
+        if self.cache is None:
+            return None
+        entry = self.cache.get(self.cache_key_of(op, clean))
+        if entry is None:
+            entry = self.cache.get(cache_key(self.base_url, op.method, op.path, clean))
+        return entry
+
     def price_of(self, operation: str) -> int:
         """Credits one successful call costs (spec table, refreshed from the catalog)."""
         return self.prices.price_of(operation)
@@ -139,7 +150,7 @@ class CallPipeline:
         cacheable = op.ttl is not None and self.cache is not None
         price = self.price_of(op.name)
         if cacheable and (self.offline or not refresh):
-            served = self._from_cache(op, clean, key, started)
+            served = self._from_cache(op, clean, started)
             if served is not None:
                 return served
         if self.offline:
@@ -216,14 +227,13 @@ class CallPipeline:
             clean = self.validate(op.name, params)
         except InvalidRequest:
             return None  # ``call`` records the refusal
-        return self._from_cache(op, clean, self.cache_key_of(op, clean), started)
+        return self._from_cache(op, clean, started)
 
     def _from_cache(
-        self, op: operations.Operation, clean: dict[str, Any], key: str, started: float
+        self, op: operations.Operation, clean: dict[str, Any], started: float
     ) -> Result[BaseModel] | None:
         """A usable cached answer (fresh, or any when offline), recorded as served free."""
-        assert self.cache is not None
-        entry = self.cache.get(key)
+        entry = self.cached_entry(op, clean)
         if entry is None or (entry.is_stale and not self.offline):
             return None
         data = parse_success(op, entry.body, entry.status, entry.headers.get("x-request-id"))
