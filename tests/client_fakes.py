@@ -115,3 +115,15 @@ def exception_classes() -> list[type[errors.CreditscopeError]]:
 
     return [cls for _, cls in inspect.getmembers(errors, inspect.isclass)
             if issubclass(cls, errors.CreditscopeError) and cls.__module__ == errors.__name__]
+
+
+class CountingTransport(httpx.AsyncBaseTransport):
+    """Wraps a transport and counts the requests that reach it."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.count = 0
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        self.count += 1
+        return await self.inner.handle_async_request(request)

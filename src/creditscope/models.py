@@ -23,6 +23,8 @@ from pydantic import (
     field_validator,
 )
 
+from creditscope.web_hosts import website_problem
+
 # --- scalar types ---------------------------------------------------------
 
 
@@ -214,11 +216,20 @@ class EventFeed(ApiModel):
 # --- company lookup -----------------------------------------------------------
 
 
+def _a_website(value: str | None) -> str | None:
+    # Placeholders, e-mails and bare suffixes are refused before anything is priced.
+    problem = None if value is None else website_problem(value)
+    if problem is not None:
+        raise ValueError(problem)
+    return value
+
+
 class FindCompanyRequest(RequestModel):
     """Body of ``POST /professional_network/find_company``."""
 
     name: str = Field(min_length=1, max_length=200)
-    website: str | None = Field(default=None, max_length=500)
+    website: Annotated[str | None, AfterValidator(_a_website)] = Field(
+        default=None, max_length=500)
 
 
 class Company(ApiModel):

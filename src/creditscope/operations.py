@@ -1,11 +1,14 @@
 """The service's operations in one table, each whole: path, method, price, auth,
 cache lifetime, request model (parameters, types, limits, defaults, what is
-required), response model, and the key fields a batch writes.
+required), response model, the key fields a batch writes, and which requests are
+the same request (``folds``: see ``request_identity``).
 
 Everything reads it from here: the client's validation, pricing and cache TTLs,
 the sandbox's query checks, catalog and charging, the TTL settings, the batch
-columns and the CLI's operation names. A new operation is a new row (and its
-models); see ARCHITECTURE.md, "A new operation".
+columns and the CLI's operation names; the cache key, single-flight, batch
+dedupe, Compare and the explorer's spend guard all read a request's identity
+(``Operation.identity``). A new operation is a new row (and its models); see
+ARCHITECTURE.md, "A new operation".
 
 Each row is also a typed constant (``RESTAURANT_SEARCH: Operation[RestaurantSearch]``):
 ``DataClient.call(RESTAURANT_SEARCH, ...)`` returns ``Result[RestaurantSearch]``, so mypy
@@ -14,14 +17,16 @@ checks what a caller reads from the answer.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from pydantic import BaseModel
 
-from creditscope import models
+from creditscope import models, request_identity
+from creditscope.request_identity import Fold
 
 # The model an operation answers with (``Operation[models.Menu]``).
 ResponseT = TypeVar("ResponseT", bound=BaseModel)
@@ -51,6 +56,9 @@ class Operation(Generic[ResponseT]):
     # (None: each column is the answer's attribute of that name).
     key_fields: tuple[str, ...] = ()
     read_keys: KeyReader[ResponseT] | None = None
+    # How a parameter's value folds into the request's identity (values the service
+    # answers alike fold equal); a parameter not named here: ``same_text``.
+    folds: Mapping[str, Fold] = field(default_factory=dict)
 
     @property
     def path(self) -> str:
@@ -64,6 +72,13 @@ class Operation(Generic[ResponseT]):
     def ttl_setting(self) -> str:
         """The settings field that overrides this operation's TTL, e.g. ``restaurants_search``."""
         return self.name.replace("/", "_").replace("-", "_")
+
+    def identity(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """``params`` as this request's identity: each value folded, a value folded to
+        None left out, keys sorted. What is sent stays ``params``."""
+        folded = {name: self.folds.get(name, request_identity.same_text)(value)
+                  for name, value in params.items() if value is not None}
+        return {name: folded[name] for name in sorted(folded) if folded[name] is not None}
 
     def keys_of(self, answer: ResponseT, params: Mapping[str, Any]) -> dict[str, Any]:
         """The key fields of ``answer`` (a ``response_model``) for a batch's output row."""
@@ -124,6 +139,7 @@ EVENTS: Operation[models.EventFeed] = Operation(
     "Events near a point",
     "Feed of ticketed events near a latitude/longitude: venue, dates, lineup and lead price.",
     ("events", "first_event"), _event_keys,
+    folds={"cursor": request_identity.exact},
 )
 
 FIND_COMPANY: Operation[models.CompanyLookup] = Operation(
@@ -134,6 +150,7 @@ FIND_COMPANY: Operation[models.CompanyLookup] = Operation(
     "and grades the candidates.",
     ("matches", "best_match", "best_match_url", "confidence", "name_similarity",
      "website_match"), _company_keys,
+    folds={"name": request_identity.company_name, "website": request_identity.website},
 )
 
 RESTAURANT_SEARCH: Operation[models.RestaurantSearch] = Operation(
@@ -142,6 +159,7 @@ RESTAURANT_SEARCH: Operation[models.RestaurantSearch] = Operation(
     "Search restaurants",
     "Restaurants near a location, optionally filtered by cuisine.",
     ("total", "top_result", "top_result_id"), _search_keys,
+    folds={"location": request_identity.place},
 )
 
 RESTAURANT_DETAILS: Operation[models.RestaurantDetails] = Operation(
@@ -200,6 +218,14 @@ def get(name: str) -> Operation[Any]:
     except KeyError:
         known = ", ".join(BY_NAME)
         raise KeyError(f"unknown operation {name!r}; known: {known}") from None
+
+
+def identity_key(operation: str, params: Mapping[str, Any]) -> str:
+    """One string per distinct request of ``operation`` (see ``Operation.identity``)."""
+    op = get(operation)
+    folded = json.dumps(op.identity(params), sort_keys=True, ensure_ascii=False,
+                        separators=(",", ":"), default=str)
+    return f"{op.name} {folded}"
 
 
 @contextmanager

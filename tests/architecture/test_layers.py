@@ -4,7 +4,8 @@
                                                   (doctor/ never imports tui/)
     support/ -> client/          sandbox/          peers: neither imports the other
                                                   (support/ imports neither tui/ nor commands/)
-    models.py  operations.py  text_folding.py      shared by both; they import neither
+    models.py  operations.py                       shared by both; they import neither,
+    text_folding.py  web_hosts.py  request_identity.py   only the pure modules below them
 
 A failure names the offending import (file and line) and the rule it breaks.
 """
@@ -20,8 +21,10 @@ from import_graph import Import, ImportGraph, read_graph
 REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "src" / "creditscope"
 
+# Pure modules every layer may use: they import nothing of the package but each other.
+PURE = ("creditscope.text_folding", "creditscope.web_hosts", "creditscope.request_identity")
 # The bottom layer: what models.py and operations.py may import from the package.
-FOUNDATION = ("creditscope", "creditscope.models", "creditscope.operations")
+FOUNDATION = ("creditscope", "creditscope.models", "creditscope.operations", *PURE)
 
 
 @dataclass(frozen=True)
@@ -49,11 +52,12 @@ RULES = (
          "sandbox/ is the service: it must not depend on the client that calls it, nor screens"),
     Rule(("creditscope.models", "creditscope.operations"),
          ("creditscope", "textual", "httpx", "fastapi"),
-         "models.py and operations.py are the shared bottom layer: they import only each other",
-         allowed=FOUNDATION),
-    Rule(("creditscope.text_folding",), ("creditscope", "textual"),
-         "text_folding.py is shared by every layer (sandbox and client included): it imports "
-         "nothing of the package", allowed=("creditscope",)),
+         "models.py and operations.py are the shared bottom layer: they import only each other "
+         "and the pure modules", allowed=FOUNDATION),
+    Rule(PURE, ("creditscope", "textual"),
+         "text_folding.py, web_hosts.py and request_identity.py are shared by every layer "
+         "(sandbox and client included): they import nothing of the package but each other",
+         allowed=("creditscope", *PURE)),
     Rule(("creditscope.doctor",), ("creditscope.tui",),
          "doctor/ checks the machine without the explorer: it must run where the explorer "
          "cannot start"),

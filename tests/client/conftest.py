@@ -1,4 +1,5 @@
-"""Fixtures for the client tests: a fake service and clients wired to temporary stores."""
+"""Fixtures for the client tests: a fake service, the sandbox in-process, and clients
+wired to temporary stores."""
 
 from __future__ import annotations
 
@@ -6,12 +7,16 @@ from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 
-from client_fakes import FakeService, InstantRetry
+from client_fakes import CountingTransport, FakeService, InstantRetry
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
+from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
+from creditscope.sandbox.app import create_app
+from creditscope.sandbox.config import SandboxConfig
 
 KEY = "sk_live_secret_9876"
 
@@ -52,3 +57,25 @@ async def make_client(
 @pytest.fixture
 def client(make_client: Callable[..., DataClient]) -> DataClient:
     return make_client()
+
+
+@pytest.fixture
+async def sandbox_client(tmp_path: Path) -> AsyncIterator[Callable[..., DataClient]]:
+    """``make(keys=..., key=...)`` -> a client on the real sandbox app (ASGI, no port),
+    its transport counting the requests that reach the sandbox."""
+    made: list[DataClient] = []
+
+    def make(keys: dict[str, int] | None = None, key: str = DEMO_KEY) -> DataClient:
+        app = create_app(SandboxConfig(keys=keys or {DEMO_KEY: 10_000}))
+        client = DataClient(
+            SANDBOX_BASE_URL, key,
+            transport=CountingTransport(httpx.ASGITransport(app=app)),
+            cache=ResponseCache(tmp_path / f"cache{len(made)}"),
+            ledger=CreditLedger(None), retry_policy=InstantRetry(), is_sandbox=True,
+        )
+        made.append(client)
+        return client
+
+    yield make
+    for client in made:
+        await client.aclose()

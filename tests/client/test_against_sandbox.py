@@ -4,58 +4,24 @@ from __future__ import annotations
 
 import asyncio
 import stat
-from collections.abc import AsyncIterator, Callable
+from collections.abc import Callable
 from pathlib import Path
 
 import httpx
 import pytest
 
-from client_fakes import InstantRetry
+from client_fakes import CountingTransport
 from creditscope import models, operations
 from creditscope.client import errors
-from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
-from creditscope.client.ledger import CreditLedger
 from creditscope.client.records import CacheStatus
-from creditscope.sandbox import DEMO_KEY, REVOKED_KEY, SANDBOX_BASE_URL
+from creditscope.sandbox import DEMO_KEY, REVOKED_KEY
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings, load_settings, save_settings
 from creditscope.wiring import build_client
 
 LIVE_KEY = "sk_live_do_not_leak_31415926"
-
-
-class CountingTransport(httpx.AsyncBaseTransport):
-    """Wraps a transport and counts the requests that reach it."""
-
-    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
-        self.inner = inner
-        self.count = 0
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.count += 1
-        return await self.inner.handle_async_request(request)
-
-
-@pytest.fixture
-async def sandbox_client(tmp_path: Path) -> AsyncIterator[Callable[..., DataClient]]:
-    made: list[DataClient] = []
-
-    def make(keys: dict[str, int] | None = None, key: str = DEMO_KEY) -> DataClient:
-        app = create_app(SandboxConfig(keys=keys or {DEMO_KEY: 10_000}))
-        client = DataClient(
-            SANDBOX_BASE_URL, key,
-            transport=CountingTransport(httpx.ASGITransport(app=app)),
-            cache=ResponseCache(tmp_path / f"cache{len(made)}"),
-            ledger=CreditLedger(None), retry_policy=InstantRetry(), is_sandbox=True,
-        )
-        made.append(client)
-        return client
-
-    yield make
-    for client in made:
-        await client.aclose()
 
 
 async def test_all_eight_operations_return_typed_results(

@@ -8,6 +8,7 @@ queries, our own exports. Pure parsing: nothing is sent.
 from __future__ import annotations
 
 import tomllib
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlencode
@@ -130,7 +131,8 @@ def test_the_lookup_report_imports_back_as_its_lookup() -> None:
                    {"name": "Northwind Labs Ltd"}):
         record = CallRecord("professional_network/find_company", "POST", "", params)
         report = lookup_report(CompanyLookup(query=params["name"], matches=[]), params, record,
-                               service="https://api.example.com", sandbox=False)
+                               service="https://api.example.com", sandbox=False,
+                               now=datetime(2026, 11, 25, tzinfo=UTC))
         imported = import_request(report, "https://api.example.com")
         assert (imported.operation, imported.params) == (
             "professional_network/find_company", params)

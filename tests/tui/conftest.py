@@ -45,6 +45,8 @@ def _freeze(record: CallRecord) -> None:
     # Subscribed before the app: what the screens show is fixed.
     record.latency_ms = FIXED_LATENCY_MS
     record.started_at = FROZEN_NOW
+    if record.fetched_at is not None:
+        record.fetched_at = FROZEN_NOW
     if record.request_id:
         record.request_id = "req_0123456789abcdef"
     for name in list(record.response_headers):

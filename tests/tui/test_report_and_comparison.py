@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 
 from creditscope.client.records import CacheStatus, CallRecord
 from creditscope.models import Company, CompanyLookup, Match
 from creditscope.tui.screens.company.comparison import compare_lookups, comparison_summary
-from creditscope.tui.screens.company.report import lookup_report
+from creditscope.tui.screens.company.report import fetched_line, lookup_report
 
 RAN = datetime(2025, 3, 14, 12, 30, 5, tzinfo=UTC)
+NOW = RAN + timedelta(seconds=20)
 FIND = "professional_network/find_company"
 
 
@@ -55,13 +56,14 @@ def record(cache: CacheStatus, charged: int, saved: int = 0) -> CallRecord:
 def test_report_says_what_was_asked_run_matched_and_charged() -> None:
     params = {"name": "Northwind Labs Ltd", "website": "northwind.com"}
     text = lookup_report(WITH_SITE, params, record(CacheStatus.MISS, 10),
-                         service="api.example", sandbox=False)
+                         service="api.example", sandbox=False, now=NOW)
     expected_head = (
         "## Company lookup: Northwind Labs Ltd\n\n"
         "- **Asked:** name “Northwind Labs Ltd”, website northwind.com\n"
         "- **Query after suffix removal:** Northwind Labs (dropped “Ltd”)\n"
         "- **Searches run:** `northwind labs`; `site northwind.com`\n"
-        "- **Ran:** 2025-03-14 12:30:05 UTC on the live service (api.example)\n"
+        "- **Fetched:** 2025-03-14 12:30 UTC, just now\n"
+        "- **Service:** the live service (api.example)\n"
         "- **Credits charged:** 10\n"
         "- **Request id:** `req_42`\n"
     )
@@ -80,19 +82,39 @@ def test_report_says_what_was_asked_run_matched_and_charged() -> None:
 def test_report_of_a_cached_sandbox_lookup_without_website() -> None:
     params = {"name": "Northwind Labs"}
     text = lookup_report(WITHOUT_SITE, params, record(CacheStatus.HIT, 0, saved=10),
-                         service="sandbox", sandbox=True)
+                         service="sandbox", sandbox=True, now=NOW)
     assert "- **Asked:** name “Northwind Labs”, no website\n" in text
     assert "- **Query after suffix removal:** Northwind Labs\n" in text
-    assert "on the built-in sandbox (demo data)" in text
+    assert "- **Service:** the built-in sandbox (demo data)" in text
     assert "- **Credits charged:** 0 (answered from the cache; it saved 10)" in text
     assert "| not checked | 1.00 | name 1.00 similar; no website given |" in text
     assert "None: every candidate page was fetched." in text
 
 
+def test_report_of_a_cached_answer_says_when_it_was_fetched_not_when_it_was_read() -> None:
+    fetched = datetime(2026, 11, 18, 9, 12, 40, tzinfo=UTC)
+    cached = record(CacheStatus.HIT, 0, saved=10)
+    cached.started_at, cached.fetched_at = fetched + timedelta(days=7), fetched
+    text = lookup_report(WITHOUT_SITE, {"name": "Northwind Labs"}, cached,
+                         service="sandbox", sandbox=True, now=cached.started_at)
+    assert "- **Fetched:** 2026-11-18 09:12 UTC, 7 days ago (from the cache)\n" in text
+    assert "2026-11-25" not in text  # the cache was read then: not when the answer was made
+
+
+def test_an_answer_s_age_is_said_in_minutes_hours_or_days() -> None:
+    fresh = record(CacheStatus.MISS, 10)
+    fresh.fetched_at = RAN
+    ages = [fetched_line(fresh, RAN + later) for later in (
+        timedelta(seconds=59), timedelta(minutes=1), timedelta(minutes=59, seconds=59),
+        timedelta(hours=2), timedelta(days=1, hours=23))]
+    assert [line.split(", ", 1)[1] for line in ages] == [
+        "just now", "1 minute ago", "59 minutes ago", "2 hours ago", "1 day ago"]
+
+
 def test_report_with_no_matches() -> None:
     empty = CompanyLookup(query="Tiny Bakery", queries=["tiny bakery"], count=0, matches=[])
     text = lookup_report(empty, {"name": "Tiny Bakery"}, record(CacheStatus.MISS, 10),
-                         service="x", sandbox=True)
+                         service="x", sandbox=True, now=NOW)
     assert "### Matches (0, best first)\n\nNo candidate pages" in text
 
 

@@ -120,3 +120,17 @@ def test_no_two_sends_of_one_intent_in_one_place_closer_than_a_repeat(
             last_send[place] = clock.now
             guard.sent(intent)
             guard.finished(intent, answered=True)
+
+
+def test_a_press_for_the_same_request_typed_differently_joins_the_one_in_flight() -> None:
+    guard = SpendGuard(Clock())
+    typed = intent_of("professional_network/find_company",
+                      {"name": "Northwind Labs Ltd", "website": "https://www.northwind.com/"})
+    retyped = intent_of("professional_network/find_company",
+                        {"name": "northwind labs ltd ", "website": "northwind.com"})
+    assert typed == retyped
+    assert guard.decide("company", typed, refresh=False) is Verdict.SEND
+    guard.sent(typed)
+    assert guard.decide("compare", retyped, refresh=False) is Verdict.JOIN
+    assert intent_of("restaurants/search", {"location": "Lisbon"}) != \
+        intent_of("restaurants/search", {"location": "Porto"})

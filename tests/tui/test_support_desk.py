@@ -199,7 +199,8 @@ async def test_the_lookup_report_is_copied_and_saved_without_the_key(
         report = copied[-1]
         assert report.startswith("## Company lookup: Northwind Labs Ltd\n")
         assert "- **Query after suffix removal:** Northwind Labs (dropped “Ltd”)" in report
-        assert "- **Ran:** 2025-03-14 12:30:00 UTC on the built-in sandbox" in report
+        assert "- **Fetched:** 2025-03-14 12:30 UTC, just now\n" in report
+        assert "- **Service:** the built-in sandbox (demo data)" in report
         assert "- **Credits charged:** 10" in report
         assert "| 1 | high |" in report and "the page lists exactly northwind.com" in report
         assert "### Unavailable pages" in report
@@ -214,17 +215,22 @@ async def test_the_lookup_report_is_copied_and_saved_without_the_key(
         assert target.read_text(encoding="utf-8") == report
 
 
+async def open_compare(pilot: Pilot[Any], name: str, website: str) -> None:
+    """Look ``name`` up (with ``website``), then press `w` on its matches."""
+    await open_area(pilot, "company")
+    await look_up(pilot, name, website)
+    pilot.app.screen.query_one("#matches").focus()
+    await pilot.press("w")
+    await settle(pilot)
+    assert isinstance(pilot.app.screen, CompareScreen)
+
+
 async def test_compare_without_the_website_then_reopen_it_free(
     make_app: Callable[..., CreditscopeApp],
 ) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await open_area(pilot, "company")
-        await look_up(pilot, "Northwind Labs Ltd", "northwind.com")
-        app.screen.query_one("#matches").focus()
-        await pilot.press("w")
-        await settle(pilot)
-        assert isinstance(app.screen, CompareScreen)
+        await open_compare(pilot, "Northwind Labs Ltd", "northwind.com")
         assert str(app.screen.query_one("#compare-run", PriceButton).label) == "Compare · 10 cr"
         assert spent(app) == 10  # the price is shown; nothing ran yet
         await pilot.press("enter")
@@ -244,6 +250,38 @@ async def test_compare_without_the_website_then_reopen_it_free(
         await settle(pilot)
         assert app.screen.query_one("#compare-table", DataTable).row_count == 5
         assert "from the cache · free" in static_text(app, "#compare-summary")
+        assert spent(app) == 20
+
+
+async def compare_with(pilot: Pilot[Any], website: str) -> None:
+    box = pilot.app.screen.query_one("#compare-website", Input)
+    box.value = website
+    box.focus()
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_compare_asks_for_a_website_once_however_it_is_written(
+    make_app: Callable[..., CreditscopeApp],
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_compare(pilot, "Northwind Labs Ltd", "")
+        assert spent(app) == 10
+        await compare_with(pilot, "https://www.northwind-labs.co.uk/")
+        assert spent(app) == 20
+        button = app.screen.query_one("#compare-run", PriceButton)
+        app.screen.query_one("#compare-website", Input).value = "northwind-labs.co.uk"
+        await settle(pilot)
+        assert "free" in str(button.label)  # priced as the same request before the press
+        await compare_with(pilot, "northwind-labs.co.uk")
+        assert spent(app) == 20 and "from the cache · free" in static_text(
+            app, "#compare-summary")
+
+        await compare_with(pilot, "info@example.co.uk")  # refused in place, free
+        assert "e-mail address, not a website" in static_text(app, "#compare-error")
+        await compare_with(pilot, "  ")  # the shown lookup had no website either
+        assert static_text(app, "#compare-error").startswith("That is the shown lookup")
         assert spent(app) == 20
 
 

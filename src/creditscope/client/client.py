@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from creditscope import operations
-from creditscope.client.cache import CachedEntry, cache_key
+from creditscope.client.cache import CachedEntry
 from creditscope.client.curl import mask_headers, mask_key
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.pipeline import DEFAULT_TIMEOUT, CallPipeline
@@ -105,8 +105,8 @@ class DataClient(CallPipeline):
         return CacheStatus.STALE if entry.is_stale else CacheStatus.HIT
 
     def stored_answer(self, operation: str, params: dict[str, Any]) -> CachedEntry | None:
-        """The cached answer to this call, fresh or expired, read without recording a call
-        (reopening a past call is free); None when absent or never cached."""
+        """The cached answer to this call (by its identity), fresh or expired, read without
+        recording a call (reopening a past call is free); None when absent or never cached."""
         op = operations.get(operation)
         if op.ttl is None or self.cache is None:
             return None
@@ -114,7 +114,7 @@ class DataClient(CallPipeline):
             clean = self.validate(op.name, params)
         except InvalidRequest:
             return None
-        return self.cache.get(cache_key(self.base_url, op.method, op.path, clean))
+        return self.cached_entry(op, clean)
 
     def plan(self, operation: str, params: dict[str, Any]) -> PlannedRequest:
         """The request a call would send (key masked) and its price; raises InvalidRequest."""

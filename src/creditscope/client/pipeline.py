@@ -14,6 +14,7 @@ import asyncio
 import time
 import uuid
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from typing import Any, TypeVar, overload
 from urllib.parse import urlencode
 
@@ -22,7 +23,7 @@ from pydantic import BaseModel
 
 from creditscope import __version__, models, operations
 from creditscope.client.account_id import account_fingerprint
-from creditscope.client.cache import ResponseCache, cache_key
+from creditscope.client.cache import CachedEntry, ResponseCache, cache_key
 from creditscope.client.curl import mask_headers
 from creditscope.client.errors import (
     BudgetExceeded,
@@ -105,6 +106,24 @@ class CallPipeline:
         """Canonical params, or ``InvalidRequest(field=...)``; nothing is sent."""
         return validate_params(operation, params)
 
+    def cache_key_of(self, op: operations.Operation[Any], clean: dict[str, Any]) -> str:
+        """The one key of a request for the cache and single-flight: its identity (see
+        ``Operation.identity``), so ``Lisbon`` and ``lisbon`` share an entry and a flight."""
+        return cache_key(self.base_url, op.method, op.path, op.identity(clean))
+
+    def cached_entry(
+        self, op: operations.Operation[Any], clean: dict[str, Any]
+    ) -> CachedEntry | None:
+        """The cache's entry for this request, stale or not: by its identity, else one an
+        earlier version stored under the parameters as sent (so an upgrade re-buys
+        nothing already paid for; those expire with their TTL)."""
+        if self.cache is None:
+            return None
+        entry = self.cache.get(self.cache_key_of(op, clean))
+        if entry is None:
+            entry = self.cache.get(cache_key(self.base_url, op.method, op.path, clean))
+        return entry
+
     def price_of(self, operation: str) -> int:
         """Credits one successful call costs (spec table, refreshed from the catalog)."""
         return self.prices.price_of(operation)
@@ -144,11 +163,11 @@ class CallPipeline:
             self._refused(exc, op, given, started, CacheStatus.NONE)
             raise
 
-        key = cache_key(self.base_url, op.method, op.path, clean)
+        key = self.cache_key_of(op, clean)
         cacheable = op.ttl is not None and self.cache is not None
         price = self.price_of(op.name)
         if cacheable and (self.offline or not refresh):
-            served = self._from_cache(op, clean, key, started)
+            served = self._from_cache(op, clean, started)
             if served is not None:
                 return served
         if self.offline:
@@ -165,9 +184,10 @@ class CallPipeline:
         if leader is not None:
             # An identical call is already on the wire: wait for it, pay nothing. The
             # shield keeps this caller's cancellation from reaching the shared exchange.
-            shared, _ = await asyncio.shield(leader)
+            shared, first = await asyncio.shield(leader)
             rec = self._served_free(op, clean, started, CacheStatus.HIT, price, shared.status,
-                                    shared.body, shared.headers, shared.request_id)
+                                    shared.body, shared.headers, shared.request_id,
+                                    fetched_at=first.fetched_at)
             return Result(shared.data.model_copy(deep=True), rec)
 
         reservation = self._reserve(op, price, confirm_over_budget)
@@ -226,15 +246,13 @@ class CallPipeline:
             clean = self.validate(op.name, params)
         except InvalidRequest:
             return None  # ``call`` records the refusal
-        return self._from_cache(op, clean, cache_key(self.base_url, op.method, op.path, clean),
-                                started)
+        return self._from_cache(op, clean, started)
 
     def _from_cache(
-        self, op: operations.Operation[Any], clean: dict[str, Any], key: str, started: float
+        self, op: operations.Operation[Any], clean: dict[str, Any], started: float
     ) -> Result[BaseModel] | None:
         """A usable cached answer (fresh, or any when offline), recorded as served free."""
-        assert self.cache is not None
-        entry = self.cache.get(key)
+        entry = self.cached_entry(op, clean)
         if entry is None or (entry.is_stale and not self.offline):
             return None
         data = parse_success(op, entry.body, entry.status, entry.headers.get("x-request-id"))
@@ -244,6 +262,7 @@ class CallPipeline:
             op, clean, started, CacheStatus.STALE if entry.is_stale else CacheStatus.HIT,
             self.price_of(op.name), entry.status, entry.body, entry.headers,
             entry.headers.get("x-request-id"),
+            fetched_at=datetime.fromtimestamp(entry.stored_at, UTC),  # not when it was read
         )
         return Result(data, rec)
 
@@ -297,10 +316,12 @@ class CallPipeline:
     def _served_free(
         self, op: operations.Operation[Any], clean: dict[str, Any], started: float,
         cache: CacheStatus, price: int, status: int, body: str, headers: dict[str, str],
-        request_id: str | None,
+        request_id: str | None, *, fetched_at: datetime | None,
     ) -> CallRecord:
-        """Record an answer that cost nothing (cached, or shared with an identical call)."""
+        """Record an answer that cost nothing (cached, or shared with an identical call);
+        ``fetched_at`` is when the service produced it."""
         rec = self._record(op, clean, started, cache=cache)
+        rec.fetched_at = fetched_at
         rec.status = status
         rec.credits_saved = price
         rec.raw_body = body
@@ -349,6 +370,7 @@ class CallPipeline:
                            rec, ex.reservation)
                 recorded = rec
                 raise
+            rec.fetched_at = datetime.now(UTC)
             self._store(op, ex.clean, answer)
             self.ledger.record(rec, ex.reservation)
             recorded = rec
@@ -367,7 +389,7 @@ class CallPipeline:
     def _store(self, op: operations.Operation[Any], clean: dict[str, Any], answer: Answer) -> None:
         if op.ttl is not None and self.cache is not None:
             self.cache.set(
-                cache_key(self.base_url, op.method, op.path, clean),
+                self.cache_key_of(op, clean),
                 operation=op.name, params=clean, body=answer.body, status=answer.status,
                 headers=dict(answer.headers), ttl=self._ttl_for(op, answer.data),
             )

@@ -48,6 +48,9 @@ class CallRecord:
     label: str | None = None  # a ticket label ("#4821"), kept in the history
     history_id: int | None = None  # its row in the ledger file, once recorded there
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
+    # When the service produced the answer: a cached one's stored time (it may be days
+    # old), a shared one's first call; None when nothing came back.
+    fetched_at: datetime | None = None
 
     @property
     def ok(self) -> bool:

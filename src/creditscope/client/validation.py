@@ -2,7 +2,7 @@
 
 ``validate`` turns user input (typed values, or strings from the CLI and forms)
 into the canonical parameters of an operation: values converted to their spec
-types, spec defaults applied, ``None`` treated as omitted, keys sorted. Anything
+types, text trimmed, spec defaults applied, ``None`` treated as omitted, keys sorted. Anything
 the spec forbids raises ``InvalidRequest`` naming the field, so forms can put
 the message next to it.
 """
@@ -185,7 +185,9 @@ def _text(value: Any, field: str, *, required: bool, limit: int | None) -> str:
     if limit is not None and len(value) > limit:
         raise _invalid(field, f"{field} is {len(value)} characters; at most {limit}")
     _printable(value, field)
-    return value
+    # Sent trimmed: the service reads " Lisbon " as "Lisbon", and a pasted cell's spaces
+    # are never what was meant.
+    return value.strip()
 
 
 def _printable(value: str, field: str) -> None:

@@ -33,7 +33,8 @@ from creditscope.sandbox.naming import (
 )
 from creditscope.sandbox.plausibility import is_nonsense
 from creditscope.sandbox.problems import invalid_parameter
-from creditscope.sandbox.websites import is_domain, normalise_domain
+from creditscope.sandbox.websites import normalise_domain
+from creditscope.web_hosts import website_problem
 from creditscope.wording import counted
 
 __all__ = [
@@ -88,12 +89,13 @@ def validate(body: Any) -> LookupRequest:
             raise invalid_parameter(
                 "website", f"at most {WEBSITE_MAX} characters", reason="website_too_long"
             )
+        # The client's own rule (web_hosts): what it refuses locally, the service refuses
+        # too, before any charge; an e-mail's domain is never taken for the website.
+        problem = website_problem(website)
+        if problem is not None:
+            raise invalid_parameter("website", problem, reason="website_invalid")
         if website.strip() == "":
             website = None
-        elif not is_domain(normalise_domain(website)):
-            raise invalid_parameter(
-                "website", "must be a domain or URL such as example.com", reason="website_invalid"
-            )
     return LookupRequest(name=name, website=website)
 
 

@@ -8,12 +8,11 @@ and which two-letter domains are used as generic ones (``.io``, ``.co``, ``.ai``
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from creditscope.sandbox.naming import profile, word_set
 from creditscope.text_folding import fold_case
+from creditscope.web_hosts import website_host
 
 # Second-level labels under a country code that are a public suffix, not a name.
 SECOND_LEVEL = word_set(
@@ -25,20 +24,9 @@ GENERIC_CCTLDS = word_set("io co ai tv me fm ly to cc ws sh ac gg la so vc gl sc
 CCTLD_COUNTRY = {"uk": "GB"}
 _EU = "AT BE BG HR CY CZ DK EE FI FR DE GR HU IE IT LV LT LU MT NL PL PT RO SK SI ES SE"
 EU_COUNTRIES = tuple(sorted(word_set(_EU)))
-_DOMAIN = re.compile(r"^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$")
 # Words a company puts around its name in a domain: getacme.com, acmehq.com, acme-app.io.
 _DOMAIN_PREFIXES = ("get", "try", "use", "the", "join", "go")
 _DOMAIN_SUFFIXES = ("hq", "app", "inc", "corp", "group", "global", "online", "labs", "co")
-
-
-def _ascii_label(label: str) -> str:
-    if label.isascii():
-        return label
-    try:
-        return label.encode("idna").decode("ascii")
-    except UnicodeError:
-        # Outside IDNA 2003 (emoji, some scripts): the bare Punycode form still names it.
-        return "xn--" + label.encode("punycode").decode("ascii")
 
 
 def normalise_domain(website: str) -> str:
@@ -46,23 +34,7 @@ def normalise_domain(website: str) -> str:
 
     "" when no host can be read at all.
     """
-    text = website.strip()
-    if "://" not in text:
-        text = "http://" + text
-    try:
-        host = (urlsplit(text).hostname or "").rstrip(".")
-    except ValueError:  # e.g. an unbalanced "[" reads as a broken IPv6 literal
-        return ""
-    host = host.lower().removeprefix("www.")
-    try:
-        return ".".join(_ascii_label(label) for label in host.split("."))
-    except UnicodeError:
-        return ""
-
-
-def is_domain(host: str) -> bool:
-    """A host the lookup can compare: dotted labels of letters, digits and hyphens."""
-    return bool(_DOMAIN.match(host))
+    return website_host(website).removeprefix("www.")
 
 
 @dataclass(frozen=True, slots=True)

@@ -53,7 +53,7 @@ def result_rows(
             out.update(status="invalid", error=problem)
             yield out
             continue
-        key = request_key(clean)
+        key = request_key(plan.operation, clean)
         outcome = run.outcomes.get(key)
         if outcome is None:
             out.update(status="not run", error=not_run)

@@ -1,19 +1,21 @@
 """Before a batch spends anything: every row validated, identical rows merged, the rest priced.
 
-``plan_batch`` reads the file once. Memory grows with the number of *distinct*
-valid requests (their canonical parameters), never with the file's size in
-bytes; invalid rows are counted, and only the first few are kept to show.
+``plan_batch`` reads the file once. Rows are the same request when their
+identities are (the operation table's folds, as the cache keys them). Memory
+grows with the number of *distinct* valid requests (their canonical parameters),
+never with the file's size in bytes; invalid rows are counted, and only the
+first few are kept to show.
 Prices and cache states come from the client (``DataClient.plan``), so a batch
 costs exactly what the same single calls would.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from creditscope import operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.place_check import place_refusal
 from creditscope.support.batch_input import InputRow
@@ -25,9 +27,11 @@ if TYPE_CHECKING:
 SHOWN_INVALID = 20
 
 
-def request_key(clean: dict[str, Any]) -> str:
-    """One string per distinct request: identical rows share it."""
-    return json.dumps(clean, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+def request_key(operation: str, clean: dict[str, Any]) -> str:
+    """One string per distinct request: rows the service would answer alike share it
+    (``Northwind Labs Ltd `` and ``northwind labs ltd``; a website with or without
+    ``https://www.``), as the cache and single-flight key them."""
+    return operations.identity_key(operation, clean)
 
 
 @dataclass
@@ -102,7 +106,7 @@ def plan_batch(
             if len(plan.invalid_shown) < SHOWN_INVALID:
                 plan.invalid_shown.append((row, problem))
             continue
-        key = request_key(clean)
+        key = request_key(operation, clean)
         known = plan.requests.get(key)
         if known is not None:
             known.rows += 1

@@ -46,8 +46,16 @@ class Verdict(StrEnum):
 
 
 def intent_of(operation: str, params: dict[str, Any]) -> str:
-    """The request a press asks for, whatever the press (refresh and submission aside)."""
-    return operation + " " + json.dumps(params, sort_keys=True, default=str)
+    """The request a press asks for, whatever the press (refresh and submission aside):
+    its identity, as the cache keys it, so "Lisbon" then "lisbon " is one intent."""
+    # Imported on the first paid press, never before the first frame (the table loads
+    # pydantic); by then the client's worker has loaded it.
+    from creditscope import operations
+
+    try:
+        return operations.identity_key(operation, params)
+    except KeyError:  # an operation the table does not know: the client refuses it, free
+        return operation + " " + json.dumps(params, sort_keys=True, default=str)
 
 
 @dataclass

@@ -19,6 +19,7 @@ from textual.widgets import Button, DataTable, Input, Static
 from creditscope import operations
 from creditscope.client.records import CacheStatus
 from creditscope.models import CompanyLookup
+from creditscope.operations import identity_key
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import spend_note
@@ -109,15 +110,19 @@ class CompareScreen(AreaScreen):
         website = self.query_one("#compare-website", Input).value
         problem = check_form(self.name_asked, website)
         params = self.right_params
-        if problem is None and params.get("website") == self.left_params.get("website"):
-            problem = ("website", "That is the shown lookup: leave the website empty or "
-                                  "type a different one.")
+        if problem is None and self._same_as_shown(params):
+            problem = ("website", "That is the shown lookup (the same website, however "
+                                  "written): leave the website empty or type a different one.")
         if problem is not None:
             self.query_one("#compare-error", Static).update(problem[1])
             return
         label = f"company lookup for “{self.name_asked}” ({website_label(params.get('website'))})"
         self.query_one("#compare-result", ResultArea).run(
             CallRequest(operations.FIND_COMPANY, params, label=label))
+
+    def _same_as_shown(self, params: dict[str, Any]) -> bool:
+        """Whether ``params`` asks what the shown lookup asked (``https://www.x/`` is ``x``)."""
+        return identity_key(FIND_COMPANY, params) == identity_key(FIND_COMPANY, self.left_params)
 
     @on(ResultArea.Succeeded, "#compare-result")
     def _compared(self, event: ResultArea.Succeeded) -> None:

@@ -3,14 +3,12 @@ and its comparison screen. Local checks only: nothing is sent from here."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from creditscope import operations
+from creditscope.web_hosts import website_problem
 
 FIND_COMPANY = operations.FIND_COMPANY.name  # what prices, keys and imports go by
-# A website the service can compare: a domain, optionally with scheme and path.
-_WEBSITE = re.compile(r"^(https?://)?[^\s/.]+(\.[^\s/.]+)+(/\S*)?$", re.IGNORECASE)
 
 
 def lookup_params(name: str, website: str) -> dict[str, Any]:
@@ -22,6 +20,7 @@ def check_form(name: str, website: str) -> tuple[str, str] | None:
     """(field, message) for the first problem in the form, or None; nothing is sent."""
     if not name.strip():
         return "name", "Company name is required."
-    if website.strip() and not _WEBSITE.match(website.strip()):
-        return "website", "Website: give a domain or address such as example.com."
+    problem = website_problem(website)  # the client's and the service's own rule
+    if problem is not None:
+        return "website", f"Website {problem}."
     return None

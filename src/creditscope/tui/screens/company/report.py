@@ -2,13 +2,14 @@
 
 Pure text from the lookup, the request and its call record: what was asked,
 the query after suffix removal, the searches run, each match with its grade and
-the "why" line, the pages that were unavailable, when it ran, on which service
-and what it cost. The key is never part of it (nothing here reads headers).
+the "why" line, the pages that were unavailable, when the answer was fetched and
+how old it is (a cached answer may be days old), from which service and what it
+cost. The key is never part of it (nothing here reads headers).
 """
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from creditscope.client.records import CacheStatus, CallRecord
@@ -19,6 +20,7 @@ from creditscope.tui.screens.company.reasoning import (
     website_match_text,
     why,
 )
+from creditscope.wording import counted
 
 
 def _cell(text: object) -> str:
@@ -43,15 +45,36 @@ def _cost(record: CallRecord) -> str:
     return str(record.credits_charged)
 
 
-def _when(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC")
+def _age(seconds: float) -> str:
+    """``"just now"``, ``"5 minutes ago"``, ``"3 hours ago"``, ``"7 days ago"``."""
+    minutes = int(seconds // 60)
+    if minutes < 1:
+        return "just now"
+    if minutes < 60:
+        return counted(minutes, "minute") + " ago"
+    if minutes < 24 * 60:
+        return counted(minutes // 60, "hour") + " ago"
+    return counted(minutes // (24 * 60), "day") + " ago"
+
+
+def fetched_line(record: CallRecord, now: datetime) -> str:
+    """When the service produced the answer and how old it is, not when it was read:
+    ``"2026-11-18 09:12 UTC, 7 days ago (from the cache)"``."""
+    fetched = record.fetched_at or record.started_at
+    when = fetched.astimezone(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    source = ""
+    if record.cache in (CacheStatus.HIT, CacheStatus.STALE):
+        source = " (from the cache)" if record.fetched_at is not None else \
+            " (from the cache; when it was fetched is not known)"
+    return f"{when}, {_age((now - fetched).total_seconds())}{source}"
 
 
 def lookup_report(
     lookup: CompanyLookup, params: dict[str, Any], record: CallRecord, *,
-    service: str, sandbox: bool,
+    service: str, sandbox: bool, now: datetime,
 ) -> str:
-    """The Markdown report of one lookup (``params`` is the request body as sent)."""
+    """The Markdown report of one lookup (``params`` is the request body as sent);
+    ``now`` dates the answer's age."""
     name = str(params.get("name", ""))
     website = params.get("website") or None
     lines = [
@@ -61,7 +84,8 @@ def lookup_report(
         f"- **Query after suffix removal:** {normalised_query(name, lookup.query)}",
         "- **Searches run:** " + ("; ".join(f"`{q}`" for q in lookup.queries)
                                    if lookup.queries else "not reported by the service"),
-        f"- **Ran:** {_when(record.started_at)} on "
+        f"- **Fetched:** {fetched_line(record, now)}",
+        "- **Service:** "
         + ("the built-in sandbox (demo data)" if sandbox else f"the live service ({service})"),
         f"- **Credits charged:** {_cost(record)}",
     ]

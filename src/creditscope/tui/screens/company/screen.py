@@ -264,7 +264,7 @@ class CompanyScreen(AreaScreen):
         host = host_of(self)
         service = "sandbox" if host.is_sandbox else str(host.settings.base_url)
         return lookup_report(self.lookup, self.shown_params, self.shown_record,
-                             service=service, sandbox=host.is_sandbox)
+                             service=service, sandbox=host.is_sandbox, now=host.clock())
 
     def action_copy_report(self) -> None:
         """Copy the shown lookup as a Markdown report for a ticket (never the key)."""
