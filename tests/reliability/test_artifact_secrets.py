@@ -2,7 +2,7 @@
 
 A Pilot session with a recognisable key (saved through ``save_settings``, as
 Settings > Save does) looks up a company and searches restaurants, exports the
-activity as curl and JSON, and screenshots every area. Then every file under
+activity as curl, Python, JavaScript and JSON, and screenshots every area. Then every file under
 the isolated XDG dirs and the temp dir, and the repo's committed screenshots
 and snapshots, is searched for the key: it is only in the 0600 config file.
 """
@@ -21,6 +21,7 @@ from textual.widgets import Input
 
 from creditscope.client.cache import CACHE_FORMAT, DATABASE_NAME, ResponseCache
 from creditscope.client.client import DataClient
+from creditscope.client.code_snippets import javascript_snippet, python_snippet
 from creditscope.client.curl import curl_command
 from creditscope.client.ledger import CreditLedger
 from creditscope.sandbox.app import create_app
@@ -89,6 +90,8 @@ async def test_the_key_is_only_in_the_0600_config_file(
         records = list(app.client.ledger.session_records)
         assert app.credits.spent == 12 and len(records) == 2  # both calls worked, and paid
         (exports / "activity.sh").write_text("\n".join(curl_command(r) for r in records))
+        (exports / "activity.py").write_text("\n".join(python_snippet(r) for r in records))
+        (exports / "activity.js").write_text("\n".join(javascript_snippet(r) for r in records))
         (exports / "activity.json").write_text(json.dumps(
             [{k: v for k, v in vars(r).items()} for r in records], default=str))
         for entry in ordered_entries():
