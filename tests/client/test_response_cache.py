@@ -103,9 +103,11 @@ def test_files_are_private(tmp_path: Path) -> None:
 def test_a_damaged_row_is_a_miss_and_the_rest_still_read(cache: ResponseCache) -> None:
     good = _store(cache, "catalog", {})
     bad = _store(cache, "restaurants/search", {"location": "Lisbon"})
+    worse = _store(cache, "restaurants/search", {"location": "Porto"})
     with sqlite3.connect(cache.directory / DATABASE_NAME) as db:
         db.execute("UPDATE responses SET body = ? WHERE key = ?", (b"not zlib", bad))
-    assert cache.get(bad) is None
+        db.execute("UPDATE responses SET status = 'x', params = '[1]' WHERE key = ?", (worse,))
+    assert cache.get(bad) is None and cache.get(worse) is None
     assert [entry.key for entry in cache.entries()] == [good]
 
 

@@ -136,13 +136,14 @@ def _entry(row: tuple[Any, ...]) -> CachedEntry | None:
     key, operation, params, body, status, headers, stored_at, expires_at = row
     try:
         decoded_params, decoded_headers = json.loads(params), json.loads(headers)
-        text = zlib.decompress(body).decode()
+        entry = CachedEntry(str(key), str(operation), decoded_params,
+                            zlib.decompress(body).decode(), int(status), decoded_headers,
+                            float(stored_at), float(expires_at))
     except (TypeError, ValueError, zlib.error):  # UnicodeDecodeError is a ValueError
         return None
     if not isinstance(decoded_params, dict) or not isinstance(decoded_headers, dict):
         return None
-    return CachedEntry(key, operation, decoded_params, text, int(status), decoded_headers,
-                       float(stored_at), float(expires_at))
+    return entry
 
 
 def _open_database(directory: Path) -> sqlite3.Connection:
