@@ -175,7 +175,7 @@ IMPORT_LAYERS = (
     ("httpx", "httpx"),
     ("the explorer's modules", "creditscope.tui.app"),
     ("the sandbox app", "creditscope.sandbox.app"),
-    ("the client (diskcache, sqlite)", "creditscope.wiring"),
+    ("the client (httpx, sqlite)", "creditscope.wiring"),
     ("the gazetteer, loaded", "creditscope.gazetteer"),
 )
 

@@ -32,6 +32,11 @@ def ledger_path(settings: Settings) -> Path:
     return settings.data_dir / (SANDBOX_LEDGER if settings.is_sandbox else LIVE_LEDGER)
 
 
+def sandbox_db_path(settings: Settings) -> Path:
+    """The built-in sandbox's database (balances, provider requests): in-process and served."""
+    return settings.data_dir / SANDBOX_DB
+
+
 def cache_directory(settings: Settings) -> Path:
     """The response cache directory, with its format version."""
     return settings.cache_dir / CACHE_FORMAT
@@ -92,7 +97,7 @@ def build_client(
         )
     if transport is None:
         private_directory(settings.data_dir)
-        transport = sandbox_transport(settings.data_dir / SANDBOX_DB)
+        transport = sandbox_transport(sandbox_db_path(settings))
     # A real key is never handed to the sandbox; only its own demo keys are used there.
     configured = settings.api_key.get_secret_value() if settings.api_key else None
     key = configured if configured in (DEMO_KEY, REVOKED_KEY) else DEMO_KEY

@@ -1,4 +1,5 @@
-"""Counted nouns in the words people read: "1 review", "2 reviews", "1 country".
+"""Counted nouns in the words people read: "1 review", "2 reviews", "1 country",
+and sizes on disk ("44.0 KB").
 
 Pure code with no imports of the package, so the sandbox, the commands and the
 explorer all write their counts the same way.
@@ -13,3 +14,13 @@ def counted(count: int, word: str, plural: str | None = None, *, grouped: bool =
     number = f"{count:,}" if grouped else str(count)
     noun = word if count == 1 else (plural or f"{word}s")
     return f"{number} {noun}"
+
+
+def byte_size(size: int) -> str:
+    """``byte_size(512)`` -> ``"512 B"``; ``byte_size(45_056)`` -> ``"44.0 KB"`` (1 KB = 1024 B)."""
+    value = float(size)
+    for unit in ("B", "KB", "MB"):
+        if value < 1024:
+            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
+        value /= 1024
+    return f"{value:.1f} GB"

@@ -13,6 +13,7 @@ import pytest
 from client_fakes import CountingTransport
 from creditscope import models, operations
 from creditscope.client import errors
+from creditscope.client.cache import CACHE_FORMAT
 from creditscope.client.client import DataClient
 from creditscope.client.records import CacheStatus
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY
@@ -106,7 +107,7 @@ async def test_default_settings_build_the_in_process_sandbox(
         result = await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon"})
         assert result.record.credits_charged == 2
     assert (isolated_dirs["data"] / "creditscope" / "sandbox.sqlite3").exists()
-    assert list((isolated_dirs["cache"] / "creditscope" / "v1").iterdir())
+    assert list((isolated_dirs["cache"] / "creditscope" / CACHE_FORMAT).iterdir())
 
 
 async def test_the_key_is_only_ever_in_the_0600_config_file(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
 import sys
@@ -74,3 +75,31 @@ def test_serve_answers_over_http_and_prints_how_to_call_it(tmp_path: Path) -> No
         process.terminate()
         output, _ = process.communicate(timeout=15)
     assert base in output and DEMO_KEY in output and "curl" in output
+
+
+@pytest.mark.slow
+def test_serve_keeps_its_database_in_the_configured_data_dir(tmp_path: Path) -> None:
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    data_dir = tmp_path / "chosen-data"
+    env = {name: value for name, value in os.environ.items()
+           if not name.startswith("CREDITSCOPE_")}
+    env |= {"XDG_DATA_HOME": str(tmp_path / "platform-data"), "HOME": str(tmp_path),
+            "CREDITSCOPE_CONFIG_FILE": str(tmp_path / "absent.toml"),
+            "CREDITSCOPE_DATA_DIR": str(data_dir)}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "creditscope", "serve", "--port", str(port)],
+        env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+    )
+    try:
+        _wait_until_up(base, process)
+        paid = httpx.get(f"{base}/restaurants/search", params={"location": "Lisbon"},
+                         headers={"X-API-Key": DEMO_KEY}, timeout=10)
+        assert paid.status_code == 200
+    finally:
+        process.terminate()
+        output, _ = process.communicate(timeout=15)
+    database = data_dir / "sandbox.sqlite3"
+    assert f"database:  {database}" in output
+    assert database.stat().st_size > 0
+    assert not (tmp_path / "platform-data").exists()  # nothing written to the platform's dir

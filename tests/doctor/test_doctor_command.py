@@ -18,6 +18,7 @@ import pytest
 from click.testing import CliRunner, Result
 
 from creditscope.cli import main
+from creditscope.client.cache import CACHE_FORMAT, DATABASE_NAME
 from creditscope.doctor import run_doctor
 
 LIVE_KEY = "sk_live_doctor_secret_7731"
@@ -146,7 +147,7 @@ def test_an_invalid_environment_variable_is_reported_and_the_rest_still_checked(
     assert [problem.split(" ")[0] for problem in invalid] == ["CREDITSCOPE_BUDGET",
                                                               "CREDITSCOPE_KEYS"]
     # The valid variables still count: the user's own directories are the ones checked.
-    assert finding(report, "cache")["details"]["path"] == str(dirs["cache"] / "v1")
+    assert finding(report, "cache")["details"]["path"] == str(dirs["cache"] / CACHE_FORMAT)
     assert finding(report, "reachability")["status"] == "ok"
 
 
@@ -191,7 +192,7 @@ def doctor_json_without_root_overrides() -> tuple[int, dict[str, Any]]:
 
 
 def test_a_read_only_cache_dir(dirs: dict[str, Path]) -> None:
-    cache = dirs["cache"] / "v1"
+    cache = dirs["cache"] / CACHE_FORMAT
     cache.mkdir(parents=True)
     cache.chmod(0o500)
     try:
@@ -216,7 +217,7 @@ def test_a_corrupt_ledger_is_reported_and_left_as_it_is(dirs: dict[str, Path]) -
 
 def test_a_damaged_cache_index(dirs: dict[str, Path]) -> None:
     assert CliRunner().invoke(main, ["call", "catalog"]).exit_code == 0
-    index = dirs["cache"] / "v1" / "cache.db"
+    index = dirs["cache"] / CACHE_FORMAT / DATABASE_NAME
     for suffix in ("-wal", "-shm"):
         index.with_name(index.name + suffix).unlink(missing_ok=True)
     index.write_bytes(b"garbage" * 1000)

@@ -2,7 +2,7 @@
 
 A Pilot session with a recognisable key (saved through ``save_settings``, as
 Settings > Save does) looks up a company and searches restaurants, exports the
-activity as curl and JSON, and screenshots every area. Then every file under
+activity as curl, Python, JavaScript and JSON, and screenshots every area. Then every file under
 the isolated XDG dirs and the temp dir, and the repo's committed screenshots
 and snapshots, is searched for the key: it is only in the 0600 config file.
 """
@@ -19,8 +19,9 @@ import pytest
 from reliability_support import CANARY_KEY, LIVE_URL, InstantRetry
 from textual.widgets import Input
 
-from creditscope.client.cache import ResponseCache
+from creditscope.client.cache import CACHE_FORMAT, DATABASE_NAME, ResponseCache
 from creditscope.client.client import DataClient
+from creditscope.client.code_snippets import javascript_snippet, python_snippet
 from creditscope.client.curl import curl_command
 from creditscope.client.ledger import CreditLedger
 from creditscope.sandbox.app import create_app
@@ -89,6 +90,8 @@ async def test_the_key_is_only_in_the_0600_config_file(
         records = list(app.client.ledger.session_records)
         assert app.credits.spent == 12 and len(records) == 2  # both calls worked, and paid
         (exports / "activity.sh").write_text("\n".join(curl_command(r) for r in records))
+        (exports / "activity.py").write_text("\n".join(python_snippet(r) for r in records))
+        (exports / "activity.js").write_text("\n".join(javascript_snippet(r) for r in records))
         (exports / "activity.json").write_text(json.dumps(
             [{k: v for k, v in vars(r).items()} for r in records], default=str))
         for entry in ordered_entries():
@@ -110,9 +113,9 @@ async def test_the_key_is_only_in_the_0600_config_file(
 async def test_a_damaged_cache_is_reported_once_the_client_is_ready(tmp_path: Path) -> None:
     settings = Settings(cache_dir=tmp_path / "cache", data_dir=tmp_path / "data",
                         config_file=tmp_path / "config" / "config.toml")
-    cache_dir = settings.cache_dir / "v1"
+    cache_dir = settings.cache_dir / CACHE_FORMAT
     cache_dir.mkdir(parents=True)
-    (cache_dir / "cache.db").write_bytes(b"this is not a database" * 100)
+    (cache_dir / DATABASE_NAME).write_bytes(b"this is not a database" * 100)
 
     def build(chosen: Settings) -> DataClient:
         return DataClient("http://sandbox.invalid", "sk_test", cache=ResponseCache(cache_dir),
@@ -124,4 +127,4 @@ async def test_a_damaged_cache_is_reported_once_the_client_is_ready(tmp_path: Pa
         shown = [n for n in shown_notifications(app) if n.severity == "warning"]
         assert len(shown) == 1, shown
         assert "cache was damaged" in shown[0].message and shown[0].title == "Storage problem"
-        assert list(cache_dir.parent.glob("v1.corrupt-*"))  # set aside, not deleted
+        assert list(cache_dir.parent.glob(f"{CACHE_FORMAT}.corrupt-*"))  # set aside, not deleted

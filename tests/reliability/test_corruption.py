@@ -9,7 +9,7 @@ from pathlib import Path
 
 from reliability_support import run_cli
 
-from creditscope.client.cache import ResponseCache
+from creditscope.client.cache import CACHE_FORMAT, DATABASE_NAME, ResponseCache
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.records import CallRecord
 
@@ -58,7 +58,7 @@ def test_a_damaged_cache_is_set_aside_and_starts_empty(tmp_path: Path) -> None:
     cache = ResponseCache(directory)
     cache.set("k", operation="catalog", params={}, body="{}", status=200, headers={}, ttl=60)
     cache.close()
-    (directory / "cache.db").write_bytes(b"\x00garbage" * 512)
+    (directory / DATABASE_NAME).write_bytes(b"\x00garbage" * 512)
     reopened = ResponseCache(directory)
     assert reopened.warnings and "moved to" in reopened.warnings[0]
     assert list((tmp_path / "cache").glob("v1.corrupt-*"))
@@ -72,7 +72,7 @@ def test_the_cli_prints_the_warning_and_still_works(isolated_dirs: dict[str, Pat
     ledger = isolated_dirs["data"] / "creditscope" / "sandbox-ledger.sqlite3"
     ledger.parent.mkdir(parents=True)
     ledger.write_bytes(b"corrupt" * 200)
-    cache_db = isolated_dirs["cache"] / "creditscope" / "v1" / "cache.db"
+    cache_db = isolated_dirs["cache"] / "creditscope" / CACHE_FORMAT / DATABASE_NAME
     cache_db.parent.mkdir(parents=True)
     cache_db.write_bytes(b"corrupt" * 200)
     result = run_cli(["call", "restaurants/search", "--location", "Lisbon", "--json"])

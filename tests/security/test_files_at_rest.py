@@ -11,6 +11,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from creditscope.cli import main
+from creditscope.client.cache import CACHE_FORMAT, DATABASE_NAME
 from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import AccountStore
 from creditscope.settings import load_settings, save_settings
@@ -43,7 +44,7 @@ def test_everything_written_in_a_session_is_private(isolated_dirs: dict[str, Pat
         written |= modes_under(isolated_dirs[name] / "creditscope")
     written |= modes_under(isolated_dirs["home"] / "served")
     files = {path for path in written if Path(path).is_file()}
-    assert any(path.endswith("cache.db") for path in files)
+    assert any(path.endswith(DATABASE_NAME) for path in files)
     assert any(path.endswith("sandbox-ledger.sqlite3") for path in files)
     assert any(path.endswith("config.toml") for path in files)
     assert {path: mode for path, mode in written.items() if path in files and mode != "0o600"} == {}
@@ -57,7 +58,7 @@ def test_files_an_older_version_left_readable_are_tightened(
     first = CliRunner().invoke(main, ["call", "restaurants/search", "--location", "Tokyo"])
     assert first.exit_code == 0, first.output
     data = isolated_dirs["data"] / "creditscope"
-    cache = isolated_dirs["cache"] / "creditscope" / "v1" / "cache.db"
+    cache = isolated_dirs["cache"] / "creditscope" / CACHE_FORMAT / DATABASE_NAME
     loosened = [*data.glob("*.sqlite3"), cache]
     for path in loosened:
         os.chmod(path, 0o644)  # as versions before this one created them

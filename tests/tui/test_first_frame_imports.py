@@ -7,8 +7,9 @@ import json
 import subprocess
 import sys
 
-HEAVY = ("pydantic", "fastapi", "starlette", "httpx", "diskcache", "creditscope.sandbox.",
-         "creditscope.models", "creditscope.operations", "textual.widgets._text_area")
+HEAVY = ("pydantic", "fastapi", "starlette", "httpx", "diskcache", "creditscope.client.cache",
+         "creditscope.sandbox.", "creditscope.models", "creditscope.operations",
+         "textual.widgets._text_area")
 
 PROBE = """
 import json, sys

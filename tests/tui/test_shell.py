@@ -12,6 +12,7 @@ from creditscope import operations
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.textual_patch import shown_notifications
 from creditscope.tui.widgets.credit_meter import CreditMeter
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from pilot_support import settle
@@ -96,6 +97,17 @@ async def test_copy_as_curl_reads_the_key_from_the_environment(
         assert "location=Paris" in command
         assert '"X-API-Key: $CREDITSCOPE_API_KEY"' in command
         assert DEMO_KEY not in copied[0]
+        # Beside it, `p` and `j` copy the same call as a Python and a JavaScript program.
+        await pilot.press("p", "j")
+        await settle(pilot)
+        said = [shown.message for shown in shown_notifications(app) if shown.title == "Copied"]
+    python, javascript = copied[1:]
+    assert "import httpx" in python and 'os.environ["CREDITSCOPE_API_KEY"]' in python
+    assert '"http://127.0.0.1:8080/restaurants/search"' in python
+    assert "await fetch(url" in javascript and "process.env.CREDITSCOPE_API_KEY" in javascript
+    assert DEMO_KEY not in python + javascript
+    assert said[-2].startswith("Python (httpx) program (")
+    assert said[-1].startswith("JavaScript (fetch) program (")
 
 
 async def test_provider_form_sends_and_shows_the_request_id(make_app: MakeApp) -> None:

@@ -47,30 +47,46 @@ class LocalService:
     start: str  # the command line that starts it (it prints the key it accepts)
 
 
+def served_url(
+    record: CallRecord, local: LocalService | None, comment: str = "#"
+) -> tuple[str, str]:
+    """The URL to repeat ``record`` at, and a preface of ``comment`` lines (or "").
+
+    With ``local`` (a call made to the in-process sandbox), the URL is the served
+    sandbox's instead, and the preface says how to start it and where the key goes.
+    """
+    if local is None or not record.url.startswith(base := local.base_url.rstrip("/")):
+        return record.url, ""
+    lines = ("The explorer's sandbox runs in-process; serve it first, in another terminal:",
+             f"  {local.start}", f"and export {KEY_ENV_VAR} with the API key it prints.")
+    return (local.address.rstrip("/") + record.url[len(base):],
+            "".join(f"{comment} {line}\n" for line in lines))
+
+
+def replayed_headers(record: CallRecord) -> dict[str, str]:
+    """The request headers worth repeating: no credential (that comes from the
+    environment), nothing the HTTP library sets itself, nothing single-use."""
+    dropped = _SECRET_HEADERS | {"idempotency-key", "content-length", "host", "user-agent"}
+    return {name: value for name, value in record.request_headers.items()
+            if name.lower() not in dropped}
+
+
+def sends_key(record: CallRecord) -> bool:
+    """Whether ``record`` carried the API key (public endpoints do not)."""
+    return any(name.lower() in _SECRET_HEADERS for name in record.request_headers)
+
+
 def curl_command(record: CallRecord, *, local: LocalService | None = None) -> str:
     """A curl command that repeats ``record``, reading the key from ``$CREDITSCOPE_API_KEY``.
 
     With ``local`` (a call made to the in-process sandbox), the command goes to the
     served sandbox's address instead, after a comment line saying how to start it.
     """
-    url = record.url
-    preface = ""
-    if local is not None and url.startswith(local.base_url.rstrip("/")):
-        url = local.address.rstrip("/") + url[len(local.base_url.rstrip("/")):]
-        preface = (
-            f"# The explorer's sandbox runs in-process; serve it first, in another terminal:\n"
-            f"#   {local.start}\n"
-            f"# and export {KEY_ENV_VAR} with the API key it prints.\n"
-        )
+    url, preface = served_url(record, local)
     parts = ["curl", "-sS", "-X", record.method, shlex.quote(url)]
-    for name, value in record.request_headers.items():
-        lowered = name.lower()
-        if lowered in ("x-api-key", "authorization"):
-            continue  # re-added below from the environment, never from the record
-        if lowered in ("idempotency-key", "content-length", "host", "user-agent"):
-            continue
+    for name, value in replayed_headers(record).items():
         parts += ["-H", shlex.quote(f"{name}: {value}")]
-    if any(name.lower() in _SECRET_HEADERS for name in record.request_headers):
+    if sends_key(record):
         # Double quotes so the shell expands the variable at run time; never the key itself.
         parts += ["-H", f'"X-API-Key: ${KEY_ENV_VAR}"']
     if record.method.upper() == "POST":

@@ -6,16 +6,10 @@ from typing import TYPE_CHECKING
 
 import click
 
+from creditscope.wording import byte_size
+
 if TYPE_CHECKING:
     from creditscope.client.cache import ResponseCache
-
-
-def _size(size_bytes: int) -> str:
-    for unit in ("B", "KB", "MB"):
-        if size_bytes < 1024:
-            return f"{size_bytes:.0f} {unit}"
-        size_bytes //= 1024
-    return f"{size_bytes} GB"
 
 
 def _open_cache() -> ResponseCache:
@@ -44,7 +38,8 @@ def stats() -> None:
     finally:
         cache.close()
     click.echo(f"Cache: {found.directory}")
-    click.echo(f"{found.entries} entries ({found.stale} stale), {_size(found.size_bytes)}")
+    # The same size, worded the same, as `creditscope doctor` shows for the cache.
+    click.echo(f"{found.entries} entries ({found.stale} stale), {byte_size(found.size_bytes)}")
     width = max((len(name) for name in found.by_operation), default=0)
     for name, count in found.by_operation.items():
         click.echo(f"  {name.ljust(width)}  {count}")

@@ -29,10 +29,13 @@ CONFIG_ENV = "CREDITSCOPE_SERVE_CONFIG"
 
 
 def default_db_path() -> Path:
-    """Where the sandbox keeps balances and provider requests between runs."""
-    import platformdirs
+    """Where the sandbox keeps balances and provider requests between runs: the data
+    directory of the settings (``CREDITSCOPE_DATA_DIR``, the config file's ``data_dir``,
+    else the platform's), the same file the explorer's in-process sandbox uses."""
+    from creditscope.commands.settings_loading import command_settings
+    from creditscope.wiring import sandbox_db_path
 
-    return Path(platformdirs.user_data_dir("creditscope")) / "sandbox.sqlite3"
+    return sandbox_db_path(command_settings())
 
 
 def app_from_environment() -> FastAPI:
@@ -61,7 +64,8 @@ def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
     "db",
     type=click.Path(dir_okay=False, path_type=Path),
     default=None,
-    help="SQLite file for balances and provider requests [default: the user data dir].",
+    help="SQLite file for balances and provider requests [default: sandbox.sqlite3 in the"
+    " data dir, $CREDITSCOPE_DATA_DIR].",
 )
 @click.option(
     "--key-file",

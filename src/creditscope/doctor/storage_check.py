@@ -15,15 +15,18 @@ import tempfile
 from pathlib import Path
 from typing import Any
 
+from creditscope.client.cache import CACHE_FORMAT, DATABASE_NAME, cache_size_bytes
 from creditscope.doctor.report import Finding
 from creditscope.settings import ENV_PREFIX, Settings
 from creditscope.wiring import cache_directory, ledger_path
+from creditscope.wording import byte_size
 
 # Bounds, so a huge or looping tree cannot stall doctor.
 MAX_FILES_WALKED = 50_000
 SHOWN_ENTRIES = 6
 CORRUPT_MARK = ".corrupt-"
-DISKCACHE_INDEX = "cache.db"
+# Cache directories of earlier formats (v1: diskcache's pickles), never opened again.
+EARLIER_CACHE_FORMATS = ("v1",)
 
 
 def check_storage(settings: Settings) -> list[Finding]:
@@ -40,9 +43,12 @@ def check_cache(settings: Settings) -> Finding:
     directory = cache_directory(settings)
     problem = _unwritable(directory)
     details = _directory_details(directory)
+    details["size_bytes"] = cache_size_bytes(directory)  # the figure `cache stats` prints
     details["writable"] = problem is None
     set_aside = _set_aside(directory.parent, directory.name)
     details["set_aside"] = set_aside
+    earlier = _earlier_caches(directory)
+    details["earlier_formats"] = earlier
     if problem is not None:
         return Finding("cache", "problem", f"{directory}: {problem}",
                        fix=_fix_directory("CACHE_DIR", "cache_dir", directory), details=details)
@@ -51,7 +57,7 @@ def check_cache(settings: Settings) -> Finding:
                        details=details)
     responses, damage = _cached_responses(directory)
     details["responses"] = responses
-    size = _human_size(details["size_bytes"])
+    size = byte_size(details["size_bytes"])
     if damage is not None:
         return Finding("cache", "problem", f"{directory}: the index is damaged ({damage})",
                        fix="Run `creditscope cache clear`: it moves the damaged cache aside and"
@@ -62,7 +68,19 @@ def check_cache(settings: Settings) -> Finding:
         return Finding("cache", "note", summary + f"; {len(set_aside)} damaged copies set aside",
                        fix=f"Delete them when no longer needed: {', '.join(set_aside)}",
                        details=details)
+    if earlier:
+        return Finding("cache", "note", summary + "; an earlier version's cache is left"
+                       " beside it (no longer read)",
+                       fix=f"Delete it to free the space: {', '.join(earlier)}", details=details)
     return Finding("cache", "ok", summary, details=details)
+
+
+def _earlier_caches(directory: Path) -> list[str]:
+    """Cache directories an earlier version wrote beside this format's, if any."""
+    if directory.name != CACHE_FORMAT:
+        return []  # not the standard layout: nothing to compare with
+    return [str(directory.parent / name) for name in EARLIER_CACHE_FORMATS
+            if (directory.parent / name).is_dir()]
 
 
 def check_data_dir(settings: Settings) -> Finding:
@@ -80,7 +98,7 @@ def check_data_dir(settings: Settings) -> Finding:
     entries = details["entries"]
     listed = ", ".join(entries[:SHOWN_ENTRIES]) + (", …" if len(entries) > SHOWN_ENTRIES else "")
     summary = (f"{directory}: {len(entries)} entries ({listed or 'empty'}), "
-               f"{_human_size(details['size_bytes'])}, writable")
+               f"{byte_size(details['size_bytes'])}, writable")
     return Finding("data", "ok", summary, details=details)
 
 
@@ -126,7 +144,7 @@ def _ledger_totals(path: Path) -> dict[str, Any]:
 
 def _cached_responses(directory: Path) -> tuple[int | None, str | None]:
     """How many answers the cache holds, or why its index cannot be read."""
-    index = directory / DISKCACHE_INDEX
+    index = directory / DATABASE_NAME
     if not index.exists():
         return 0, None
     try:
@@ -135,8 +153,7 @@ def _cached_responses(directory: Path) -> tuple[int | None, str | None]:
             check = db.execute("PRAGMA quick_check").fetchone()
             if check is None or check[0] != "ok":
                 return None, f"integrity check failed: {check[0] if check else '?'}"
-            # Counts the entries without unpickling them; "Cache" is diskcache's table.
-            (count,) = db.execute("SELECT COUNT(*) FROM Cache").fetchone()
+            (count,) = db.execute("SELECT COUNT(*) FROM responses").fetchone()
         finally:
             db.close()
     except sqlite3.Error as error:
@@ -203,11 +220,3 @@ def _fix_directory(env_suffix: str, setting: str, directory: Path) -> str:
     return (f"Make {directory} a writable directory, or point {setting} elsewhere"
             f" ({ENV_PREFIX}{env_suffix} or the config file).")
 
-
-def _human_size(size: int) -> str:
-    value = float(size)
-    for unit in ("B", "KB", "MB", "GB"):
-        if value < 1024 or unit == "GB":
-            return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
-        value /= 1024
-    return f"{value:.1f} GB"

@@ -55,6 +55,8 @@ class ActivityScreen(AreaScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "filter", "Filter", id="activity.filter"),
         Binding("c", "copy_curl", "Copy curl", id="activity.copy_curl"),
+        Binding("p", "copy_code('python')", "Copy Python", show=False, id="activity.copy_python"),
+        Binding("j", "copy_code('javascript')", "Copy JS", show=False, id="activity.copy_js"),
         Binding("y", "copy_json", "Copy JSON", id="activity.copy_json"),
         Binding("s", "save_json", "Save JSON", id="activity.save_json"),
         Binding("ctrl+r", "replay", "Replay", id="activity.replay"),
@@ -260,6 +262,22 @@ class ActivityScreen(AreaScreen):
             f"`{SERVE_COMMAND}`)")
         copy_text(self.app, command, note, save_as="curl-command.sh")
 
+    def action_copy_code(self, language: str) -> None:
+        """Copy the selected call as a Python (httpx) or JavaScript (fetch) program."""
+        from creditscope.client.code_snippets import javascript_snippet, python_snippet
+        from creditscope.client.curl import LocalService
+        from creditscope.sandbox import SANDBOX_BASE_URL
+
+        if (record := self._need_selection()) is None or not record.method:
+            return  # an unexplained entry is no request
+        local = LocalService(SANDBOX_BASE_URL, SERVE_ADDRESS, SERVE_COMMAND)
+        if language == "python":
+            copy_text(self.app, python_snippet(record, local=local), "Python (httpx) program",
+                      save_as="creditscope_call.py")
+        else:
+            copy_text(self.app, javascript_snippet(record, local=local),
+                      "JavaScript (fetch) program", save_as="creditscope-call.js")
+
     def action_copy_json(self) -> None:
         """Copy the selected call's response body, pretty-printed."""
         if (record := self._need_selection()) is not None:
@@ -331,6 +349,11 @@ class ActivityScreen(AreaScreen):
         """Inspector actions for the command palette."""
         yield PaletteCommand("Copy as curl", "Copy the selected call as a curl command",
                              self.action_copy_curl)
+        yield PaletteCommand("Copy as Python", "Copy the selected call as a Python (httpx) program",
+                             lambda: self.action_copy_code("python"))
+        yield PaletteCommand("Copy as JavaScript",
+                             "Copy the selected call as a JavaScript (fetch) program",
+                             lambda: self.action_copy_code("javascript"))
         yield PaletteCommand("Copy response JSON", "Copy the selected body", self.action_copy_json)
         yield PaletteCommand("Save response JSON", "Write the selected body to a file",
                              self.action_save_json)
