@@ -18,6 +18,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "batch": ("creditscope.commands.batch", "Run one operation for every row of a file."),
     "credits": ("creditscope.commands.credits", "Show credits spent and saved."),
     "cache": ("creditscope.commands.cache", "Inspect or clear the response cache."),
+    "check-service": ("creditscope.commands.check_service",
+                      "Check the service against the API contract, within a credit budget."),
     "web": ("creditscope.commands.web", "Serve the explorer in a web browser."),
     "demo": ("creditscope.commands.demo", "Play a guided tour of the explorer (sandbox, free)."),
     "doctor": ("creditscope.commands.doctor", "Check settings, storage, terminal and service."),
