@@ -14,7 +14,8 @@ from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
 from creditscope.sandbox import DEMO_KEY
-from creditscope.support.service_check.plan import DEFAULT_BUDGET, Plan, make_plan
+from creditscope.support.service_check.checks import DEFAULT_BUDGET
+from creditscope.support.service_check.plan import Plan, make_plan
 from creditscope.support.service_check.rules import build_checklist
 from creditscope.support.service_check.runner import CheckReport, ServiceCheck
 

@@ -62,7 +62,7 @@ def test_stdin_and_param_overrides() -> None:
 def test_bad_pastes_are_explained_and_cost_nothing() -> None:
     other = run("call", "--from-curl", "curl https://api.other.example/catalog")
     assert other.exit_code == 2
-    assert "api.other.example" in other.output and "Settings" in other.output
+    assert "api.other.example" in other.output and "CREDITSCOPE_BASE_URL" in other.output
     from_file = run("call", "--from-curl",
                     f"curl {SANDBOX_BASE_URL}/professional_network/find_company -d @body.json")
     assert from_file.exit_code == 2 and "cannot read files" in from_file.output

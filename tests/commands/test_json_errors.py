@@ -18,7 +18,7 @@ from creditscope import wiring
 from creditscope.cli import main
 
 EXPLORER_WORDS = ("open settings", "go online", "confirm to spend", "under activity",
-                  "settings (6)", "see activity")
+                  "settings (6)", "see activity", "in settings")
 
 
 @pytest.fixture
@@ -61,6 +61,8 @@ def json_error(result: Result, exit_code: int) -> dict[str, str]:
      "--allow-unknown-place"),
     (("call", "restaurants/details", "--id", "r9", "--offline", "--json"), 4, "offline_miss",
      "CREDITSCOPE_OFFLINE=0"),
+    (("call", "--from-curl", "curl https://other.example/restaurants/search?location=Rome",
+      "--json"), 2, "usage", "Set CREDITSCOPE_BASE_URL to other.example's address"),
     (("credits", "--json", "--by-nothing"), 2, "usage", "creditscope credits --help"),
     (("check-service", "--json", "--budget", "-1"), 2, "usage", "--budget"),
     (("check-service", "--json", "--budget", "ten"), 2, "usage", "--help"),

@@ -13,7 +13,8 @@ import pytest
 from creditscope import operations
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
-from creditscope.support.service_check.plan import DEFAULT_BUDGET, make_plan
+from creditscope.support.service_check.checks import DEFAULT_BUDGET
+from creditscope.support.service_check.plan import make_plan
 from creditscope.support.service_check.rules import build_checklist
 from service_check_support import AlteredAnswers, run_check, verdicts
 

@@ -148,6 +148,7 @@ async def test_what_cannot_be_imported_is_explained_in_place(
         screen = await paste_into_import(
             pilot, f"curl -H 'X-API-Key: {SECRET}' https://api.other.example/catalog")
         assert "api.other.example" in static_text(app, "#import-result")
+        assert "base URL in Settings" in static_text(app, "#import-result")  # its own words
         assert not screen.query_one("#import-open", Button).display
         assert not screen.query_one("#import-send", PriceButton).display
         screen.query_one("#import-text", TextArea).text = (

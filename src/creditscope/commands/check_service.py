@@ -18,6 +18,7 @@ import click
 
 from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
 from creditscope.commands.remedies import EXIT_USAGE
+from creditscope.support.service_check.checks import DEFAULT_BUDGET, Verdict
 from creditscope.wording import counted
 
 if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
@@ -26,7 +27,6 @@ if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
     from creditscope.support.service_check.runner import CheckReport, RuleResult
 
 EXIT_DIFFERS = 1
-DEFAULT_BUDGET = 50  # = service_check.plan.DEFAULT_BUDGET, here so --help imports nothing
 
 
 def plan_lines(plan: Plan, service: str) -> list[str]:
@@ -59,17 +59,11 @@ def result_lines(report: CheckReport) -> list[str]:
             lines.append(f"             {item.field}: expected {item.expected}, got {item.got}")
     lines.append("")
     lines.append(" · ".join([
-        f"{report.count(_verdict('holds'))} hold",
-        f"{report.count(_verdict('differs'))} differ",
-        f"{report.count(_verdict('not checked'))} not checked",
+        f"{report.count(Verdict.HOLDS)} hold",
+        f"{report.count(Verdict.DIFFERS)} differ",
+        f"{report.count(Verdict.NOT_CHECKED)} not checked",
         f"{counted(report.spent, 'credit')} spent in {counted(report.sent, 'request')}"]))
     return lines
-
-
-def _verdict(value: str) -> Any:
-    from creditscope.support.service_check.checks import Verdict
-
-    return Verdict(value)
 
 
 def _rule_title(result: RuleResult) -> str:
@@ -95,8 +89,7 @@ def report_json(plan: Plan, report: CheckReport, service: str) -> dict[str, Any]
             "evidence": [vars(item) for item in result.evidence],
             "why_not_checked": result.why_not or None,
         } for result in report.results],
-        "summary": {verdict: report.count(_verdict(verdict))
-                    for verdict in ("holds", "differs", "not checked")},
+        "summary": {verdict.value: report.count(verdict) for verdict in Verdict},
     }
 
 
@@ -119,7 +112,7 @@ def command(budget: int, as_json: bool) -> None:
 
     if budget < 0:
         raise CommandProblem("usage", f"--budget must be 0 or more, not {budget}",
-                             "Give --budget N credits (default 50).", EXIT_USAGE)
+                             f"Give --budget N credits (default {DEFAULT_BUDGET}).", EXIT_USAGE)
     settings = command_settings()
     if settings.offline:
         raise CommandProblem("offline", "check-service sends requests, and offline mode is on",

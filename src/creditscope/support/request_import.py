@@ -159,6 +159,16 @@ def _checked(
     return ImportedRequest(op.name, params, source, tuple(notes), problem)
 
 
+class OtherService(ImportProblem):
+    """The request is for another host than the configured service. How to switch is the
+    interface's business (a setting in the explorer, an environment variable in the CLI)."""
+
+    def __init__(self, host: str, connected_to: str) -> None:
+        super().__init__(f"The request is for {host}, but creditscope is connected to "
+                         f"{connected_to}. Nothing was imported.")
+        self.host = host
+
+
 def _absolute(url: str) -> str:
     if url.startswith("/") or "://" in url:
         return url
@@ -178,11 +188,7 @@ def _operation_at(url: str, base_url: str) -> operations.Operation:
         there = (parts.hostname, port or _default_port(parts.scheme))
         if here != there:
             shown = parts.netloc.rpartition("@")[2]  # never echo user:password@
-            raise ImportProblem(
-                f"The request is for {shown}, but creditscope is connected to "
-                f"{base.netloc}. Nothing was imported: change the base URL in Settings "
-                "to debug that service, or edit the host in the command."
-            )
+            raise OtherService(shown, base.netloc)
     path = parts.path.rstrip("/") or "/"
     prefix = base.path.rstrip("/")
     if prefix and parts.hostname:

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from creditscope.support.service_check.checks import Rule, Step
+from creditscope.support.service_check.checks import DEFAULT_BUDGET, Rule, Step
 from creditscope.support.service_check.rules import Checklist
-
-# Credits: a full check of the table's operations costs 30, and 10 are kept in case a
-# refused request is charged (a find_company refusal, should the service charge it).
-DEFAULT_BUDGET = 50
 
 
 @dataclass
@@ -31,14 +27,6 @@ class Plan:
     def credits(self) -> int:
         """What the paid requests cost, when the service charges its prices."""
         return sum(step.price for step in self.paid)
-
-    @property
-    def refusals(self) -> list[Step]:
-        return [step for step in self.steps if not step.expect_answer]
-
-    def rules_of(self, step: Step) -> list[Rule]:
-        """The rules that need ``step``'s answer."""
-        return [rule for rule in self.rules if step.id in rule.steps]
 
     def reserved_after(self, step: Step) -> int:
         """The price of the paid steps planned after ``step`` (kept for them)."""

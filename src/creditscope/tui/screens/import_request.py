@@ -23,7 +23,12 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
 from creditscope.support.curl_parse import ImportProblem, redact_credentials
-from creditscope.support.request_import import KEY_REPLACED, ImportedRequest, import_request
+from creditscope.support.request_import import (
+    KEY_REPLACED,
+    ImportedRequest,
+    OtherService,
+    import_request,
+)
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
 from creditscope.tui.navigation import entry_for
@@ -166,7 +171,9 @@ class ImportRequestScreen(ModalScreen[None]):
         try:
             imported = import_request(text, client.base_url)
         except ImportProblem as problem:
-            result.update(Text(f"✖ {problem}", style="bold red"))
+            step = (" Change the base URL in Settings to debug that service, or edit the "
+                    "host in the command." if isinstance(problem, OtherService) else "")
+            result.update(Text(f"✖ {problem}{step}", style="bold red"))
             return
         self.imported = imported
         shown = describe(imported)
