@@ -68,7 +68,8 @@ def test_a_difference_exits_1_with_its_evidence(monkeypatch: pytest.MonkeyPatch)
     assert ("differs      fields · restaurants/search: the answer has the fields and types of "
             "RestaurantSearch\n"
             "             GET /restaurants/search?location=Lisbon&limit=3 (own key)\n"
-            "             results[0].cuisine: expected string or null, got missing\n"
+            "               results[0].cuisine: expected string or null, got missing\n"
+            "               results[1].cuisine: expected string or null, got missing\n"
             ) in result.stdout
 
 

@@ -35,15 +35,16 @@ def plan_lines(plan: Plan, service: str) -> list[str]:
              f"Paid requests ({plan.credits} credits of the {plan.budget}-credit budget):"]
     width = max((len(step.operation) for step in plan.paid), default=0)
     for step in plan.paid:
-        lines.append(f"  {step.operation.ljust(width)}  {step.price:>3} cr  {step.purpose}")
+        checks = ", ".join(plan.checked_by(step))
+        lines.append(f"  {step.operation.ljust(width)}  {step.price:>3} cr  for: {checks}")
     if not plan.paid:
         lines.append("  none")
     for step_id, why in plan.excluded.items():
         lines.append(f"  not sent: {step_id}: {why}")
     free = [step for step in plan.steps if not step.paid]
-    lines.append(f"Free requests: {len(free)} (the catalog, and requests the contract says are "
-                 "refused: no key, a wrong key, values past each limit); each is sent only "
-                 "while its price, should the service charge it, still fits the budget.")
+    lines.append(f"Free requests: {len(free)}: the catalog, and requests the contract says are "
+                 "refused (no key,\n  a wrong key, a value past each limit). Each is sent only "
+                 "while its price, should the\n  service charge it, still fits the budget.")
     return lines
 
 
@@ -54,9 +55,13 @@ def result_lines(report: CheckReport) -> list[str]:
         lines.append(f"{result.verdict.value:<11}  {_rule_title(result)}")
         if result.why_not:
             lines.append(f"             {result.why_not}")
+        request = ""
         for item in result.evidence:
-            lines.append(f"             {item.request}")
-            lines.append(f"             {item.field}: expected {item.expected}, got {item.got}")
+            if item.request != request:  # each request once, its fields under it
+                request = item.request
+                lines.append(f"             {request}")
+            lines.append(f"               {item.field}: expected {item.expected}, "
+                         f"got {item.got}")
     lines.append("")
     lines.append(" · ".join([
         f"{report.count(Verdict.HOLDS)} hold",

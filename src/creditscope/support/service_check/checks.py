@@ -40,7 +40,6 @@ class Step:
     expect_answer: bool
     price: int = 0
     needs: tuple[str, ...] = ()  # the steps whose answers ``params`` reads
-    purpose: str = ""  # what the plan says it is for
 
     @property
     def paid(self) -> bool:

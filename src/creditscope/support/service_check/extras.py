@@ -99,8 +99,7 @@ def _pagination(op: operations.Operation, sample: dict[str, Any]) -> Extra:
                              f"{len(again)} again, e.g. {again[0]}")]
         return []
 
-    step = Step(second, op.name, "own", next_page, True, op.credits, (first,),
-                "the next page, with the first page's cursor")
+    step = Step(second, op.name, "own", next_page, True, op.credits, (first,))
     rule = Rule("pagination", op.name, "the cursor of a page fetches the next page, with "
                 "other events", (first, second), judge)
     return Extra([step], [rule])

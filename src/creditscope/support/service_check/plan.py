@@ -28,6 +28,10 @@ class Plan:
         """What the paid requests cost, when the service charges its prices."""
         return sum(step.price for step in self.paid)
 
+    def checked_by(self, step: Step) -> list[str]:
+        """The names of the rules that read ``step``'s answer, each once."""
+        return list(dict.fromkeys(rule.name for rule in self.rules if step.id in rule.steps))
+
     def reserved_after(self, step: Step) -> int:
         """The price of the paid steps planned after ``step`` (kept for them)."""
         later = self.steps[self.steps.index(step) + 1:]

@@ -99,7 +99,7 @@ def build_checklist(table: Sequence[operations.Operation] | None = None) -> Chec
             public.extend(_public_steps(op, sample, op_rules))
         elif op.credits > 0:
             paid.append(Step(sample_id(op.name), op.name, "own", sample.params, True,
-                             op.credits, sample.needs, "fields and price"))
+                             op.credits, sample.needs))
             op_rules.append(Rule("fields", op.name, f"the answer has the fields and types of "
                                  f"{op.response_model.__name__}", (sample_id(op.name),),
                                  fields(op)))
@@ -141,8 +141,7 @@ def _public_steps(op: operations.Operation, sample: Sample, rules: list[Rule]) -
         rules.append(Rule("public", op.name, "answers without a key", (sid,), answered))
         rules.append(Rule("fields", op.name, "the answer has the fields and types of "
                           f"{op.response_model.__name__}", (sid,), fields(op)))
-        return [Step(sid, op.name, "none", sample.params, True, 0, sample.needs,
-                     "no key: public")]
+        return [Step(sid, op.name, "none", sample.params, True, 0, sample.needs)]
     found = violations(op)
     if found:  # judged from its first limit check, which is sent without a key
         sid = step_id("limit", op.name, found[0][1])
@@ -162,8 +161,8 @@ def _key_steps(op: operations.Operation, params: dict[str, Any],
     rules.append(Rule("wrong key", op.name, "a wrong key is refused with invalid_api_key, "
                       "free", (wrong,), refused(lambda status, code: code == "invalid_api_key",
                                                 "code invalid_api_key")))
-    return [Step(missing, op.name, "none", params, False, op.credits, purpose="no key"),
-            Step(wrong, op.name, "wrong", params, False, op.credits, purpose="wrong key")]
+    return [Step(missing, op.name, "none", params, False, op.credits),
+            Step(wrong, op.name, "wrong", params, False, op.credits)]
 
 
 def _limit_steps(op: operations.Operation, params: dict[str, Any],
@@ -173,8 +172,7 @@ def _limit_steps(op: operations.Operation, params: dict[str, Any],
     for name, what, value in violations(op):
         sid = step_id("limit", op.name, what)
         key: KeyUse = "own" if op.requires_key else "none"
-        steps.append(Step(sid, op.name, key, {**params, name: value}, False, op.credits,
-                          purpose=what))
+        steps.append(Step(sid, op.name, key, {**params, name: value}, False, op.credits))
         rules.append(Rule("limit", op.name, f"{what} is refused, free",
                           (sid,), refused(lambda status, code: code in codes,
                                           f"code {' or '.join(codes)}")))
@@ -188,4 +186,4 @@ def _close_step(paid: list[Step]) -> Step | None:
         return None
     cheapest = min(free_standing, key=lambda step: step.price)
     return Step(step_id(CLOSE, cheapest.operation), cheapest.operation, "own", cheapest.params,
-                True, cheapest.price, purpose="the balance after the refusals")
+                True, cheapest.price)
