@@ -52,6 +52,15 @@ def test_json_puts_the_plan_on_stderr_and_the_verdicts_on_stdout() -> None:
     assert report["summary"]["differs"] == 0
 
 
+def test_a_lower_session_budget_is_the_checks_budget(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("CREDITSCOPE_BUDGET", "12")
+    result = run("check-service", "--json")
+    assert result.exit_code == 0, result.output  # never "over budget" halfway
+    assert "session budget" in result.stderr and "is 12 credits" in result.stderr
+    report = json.loads(result.stdout)
+    assert report["budget"] == 12 and report["spent"] == report["planned_credits"] <= 2
+
+
 def _missing_cuisine(path: str, status: int, headers: dict[str, str], data: Any) -> Any:
     if path == "/restaurants/search" and status == 200:
         for result in data["results"]:

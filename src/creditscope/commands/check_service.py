@@ -124,6 +124,11 @@ def command(budget: int, as_json: bool) -> None:
                              "Unset CREDITSCOPE_OFFLINE (or `offline` in the settings file).",
                              EXIT_USAGE)
     service = ("the built-in sandbox" if settings.is_sandbox else str(settings.base_url))
+    if settings.budget is not None and settings.budget < budget:
+        # The client would stop at the session budget halfway: plan within it instead.
+        click.echo(f"note: the session budget (CREDITSCOPE_BUDGET or `budget` in the settings "
+                   f"file) is {settings.budget} credits: the check plans within it.", err=True)
+        budget = settings.budget
     plan = make_plan(build_checklist(), budget)
     click.echo("\n".join(plan_lines(plan, service)), err=as_json)
     if not as_json:
