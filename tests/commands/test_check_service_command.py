@@ -100,6 +100,7 @@ def test_every_rule_holds_on_creditscope_serve(monkeypatch: pytest.MonkeyPatch,
         server.terminate()
         server.wait(timeout=15)
     assert result.exit_code == 0, result.output
+    assert DEMO_KEY not in result.output  # requests are shown with "(own key)", never the key
     report = json.loads(result.stdout)
     assert report["service"] == base and report["spent"] == 30
     assert report["summary"]["differs"] == report["summary"]["not checked"] == 0
