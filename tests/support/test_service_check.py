@@ -32,7 +32,8 @@ async def test_every_rule_holds_on_the_sandbox(tmp_path: Path) -> None:
         assert ("catalog price", op.name) in names
     assert {("pagination", "ticketing/discovery"),
             ("suffix removal", "professional_network/find_company"),
-            ("limit", "ticketing/discovery"), ("error shape", ""),
+            ("limit", "ticketing/discovery"), ("bearer", "ticketing/discovery"),
+            ("error shape", ""),
             ("refusals free", "")} <= names
 
 
@@ -77,6 +78,29 @@ async def test_each_planted_difference_is_reported_with_its_evidence(tmp_path: P
     assert code.request.endswith("(a wrong key)") and "'unauthorized'" in code.got
     assert code.expected == "code invalid_api_key"
     assert report.spent == plan.credits + 1 <= DEFAULT_BUDGET  # the extra credit, measured
+
+
+class IgnoresBearer:
+    """The sandbox behind a proxy that drops ``Authorization``: only X-API-Key works."""
+
+    def __init__(self, app: Any) -> None:
+        self.app = app
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            kept = [(k, v) for k, v in scope["headers"] if k.lower() != b"authorization"]
+            scope = {**scope, "headers": kept}
+        await self.app(scope, receive, send)
+
+
+async def test_a_service_that_ignores_bearer_differs_on_that_rule_only(tmp_path: Path) -> None:
+    _, report = await run_check(IgnoresBearer(create_app(SandboxConfig())), tmp_path)
+    differs = [r for r in report.results if r.verdict.value == "differs"]
+    assert [(r.rule.name, r.rule.operation) for r in differs] == [
+        ("bearer", "ticketing/discovery")]
+    (evidence,) = differs[0].evidence
+    assert evidence.request.endswith("(own key as Bearer)") and evidence.got.startswith(
+        "HTTP 401")
 
 
 @pytest.mark.parametrize("budget", [0, 20])

@@ -12,8 +12,9 @@ from typing import Any, Literal
 # Credits a check may spend by default: a full check of the table's operations costs 30,
 # and 10 are kept in case a refused request is charged (a find_company refusal, 10 credits).
 DEFAULT_BUDGET = 50
-# Which key a request carries: the configured one, none, or one no service issued.
-KeyUse = Literal["own", "none", "wrong"]
+# Which key a request carries: the configured one (as X-API-Key, or as
+# Authorization: Bearer), none, or one no service issued.
+KeyUse = Literal["own", "bearer", "none", "wrong"]
 # A step's parameters from the answers already in (by step id); None: nothing to ask with.
 ParamsFrom = Callable[[Mapping[str, "Exchange"]], dict[str, Any] | None]
 

@@ -176,3 +176,22 @@ def refusals_free(close: str, close_price: int) -> Judge:
         return found
 
     return judge
+
+
+def bearer_accepted(without_key: str, with_bearer: str) -> Judge:
+    """The same invalid request twice: without a key it is refused for the key (so this
+    service checks the key first); with ``Authorization: Bearer KEY`` it must then be
+    refused for the value, which shows the key was taken."""
+
+    def judge(answers: Mapping[str, Exchange]) -> list[Evidence]:
+        if answers[without_key].status not in (401, 403):
+            raise NotCheckable("this service checks the parameters before the key, so a "
+                               "refused request cannot show whether the key was taken")
+        answer = answers[with_bearer]
+        if answer.status in (401, 403) or _error_code(answer) == "invalid_api_key":
+            return [Evidence(answer.request, "Authorization",
+                             "Bearer KEY taken as the key (the value refused, not the key)",
+                             _status(answer))]
+        return []
+
+    return judge

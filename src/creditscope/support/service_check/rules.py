@@ -19,6 +19,7 @@ from creditscope.support.service_check.checks import KeyUse, Rule, Step, step_id
 from creditscope.support.service_check.extras import CATALOG, EXTRAS, SAMPLES, Sample, sample_id
 from creditscope.support.service_check.judges import (
     answered,
+    bearer_accepted,
     catalog_price,
     error_shape,
     fields,
@@ -119,6 +120,7 @@ def build_checklist(table: Sequence[operations.Operation] | None = None) -> Chec
         if extra is not None:
             op_rules.extend(extra.rules)
         rules.extend(op_rules)
+    refusals.extend(_bearer_steps(ops, rules))
     close = _close_step(paid)
     refused_ids = tuple(step.id for step in refusals if not step.expect_answer)
     rules.append(Rule("error shape", "", "every refusal has the spec's error shape "
@@ -177,6 +179,28 @@ def _limit_steps(op: operations.Operation, params: dict[str, Any],
                           (sid,), refused(lambda status, code: code in codes,
                                           f"code {' or '.join(codes)}")))
     return steps
+
+
+def _bearer_steps(ops: list[operations.Operation], rules: list[Rule]) -> list[Step]:
+    """The spec's alternative, ``Authorization: Bearer KEY``, checked for free: the first
+    keyed operation's first invalid value, sent without a key and with the key as Bearer."""
+    for op in ops:
+        found = violations(op) if op.requires_key else []
+        if not found:
+            continue
+        name, what, value = found[0]
+        params = {**generated_params(op), **_static_sample(op), name: value}
+        without, bearer = step_id("no key", op.name, what), step_id("bearer", op.name, what)
+        rules.append(Rule("bearer", op.name, "Authorization: Bearer KEY is taken as the key",
+                          (without, bearer), bearer_accepted(without, bearer)))
+        return [Step(without, op.name, "none", params, False, op.credits),
+                Step(bearer, op.name, "bearer", params, False, op.credits)]
+    return []
+
+
+def _static_sample(op: operations.Operation) -> dict[str, Any]:
+    params = sample_of(op).params
+    return params if isinstance(params, dict) else {}
 
 
 def _close_step(paid: list[Step]) -> Step | None:

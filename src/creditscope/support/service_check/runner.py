@@ -38,7 +38,8 @@ from creditscope.support.service_check.plan import Plan
 
 # No service issued it: a request carrying it must be refused as the spec says.
 WRONG_KEY = "sk_creditscope_check_not_a_key_0000"
-KEY_WORDS = {"own": "own key", "none": "no key", "wrong": "a wrong key"}
+KEY_WORDS = {"own": "own key", "bearer": "own key as Bearer", "none": "no key",
+             "wrong": "a wrong key"}
 # The client's errors that are about this machine's settings or account, not the contract.
 STOPS_THE_CHECK = (errors.TransportError, errors.InvalidApiKey, errors.InsufficientCredits,
                    errors.BudgetExceeded, errors.OfflineMiss, errors.ClientUnavailable)
@@ -144,6 +145,8 @@ class ServiceCheck:
         headers = {"Accept": "application/json"}
         if step.key == "own" and self.api_key:
             headers["X-API-Key"] = self.api_key
+        elif step.key == "bearer" and self.api_key:
+            headers["Authorization"] = f"Bearer {self.api_key}"
         elif step.key == "wrong":
             headers["X-API-Key"] = WRONG_KEY
         try:
