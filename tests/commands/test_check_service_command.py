@@ -47,6 +47,8 @@ def test_json_puts_the_plan_on_stderr_and_the_verdicts_on_stdout() -> None:
     assert "Paid requests (10 credits of the 20-credit budget):" in result.stderr
     report = json.loads(result.stdout)
     assert (report["budget"], report["planned_credits"], report["spent"]) == (20, 10, 10)
+    assert report["paid_requests"][0] == {"operation": "ticketing/discovery", "credits": 3,
+                                          "for": ["fields", "price", "pagination"]}
     lookup = next(rule for rule in report["rules"] if rule["rule"] == "suffix removal")
     assert lookup["result"] == "not checked" and "budget" in lookup["why_not_checked"]
     assert report["summary"]["differs"] == 0

@@ -1,7 +1,7 @@
 """Errors on the command line: in command-line words (a flag, an environment variable, a
 command), never the explorer's; with ``--json``, JSON on stdout
 (``{"error": {"code", "message", "next_step"}}``) with the same exit code, for every
-command that has ``--json``."""
+command that has ``--json`` (``call``, ``credits``, ``check-service``, ``doctor``)."""
 
 from __future__ import annotations
 
@@ -9,6 +9,7 @@ import json
 from collections.abc import Iterator
 from typing import Any
 
+import click
 import httpx
 import pytest
 from click.testing import CliRunner, Result
@@ -16,6 +17,7 @@ from click.testing import CliRunner, Result
 from client_fakes import FakeService, InstantRetry, error_response
 from creditscope import wiring
 from creditscope.cli import main
+from creditscope.commands.error_output import JsonErrorsCommand
 
 EXPLORER_WORDS = ("open settings", "go online", "confirm to spend", "under activity",
                   "settings (6)", "see activity", "in settings")
@@ -64,6 +66,7 @@ def json_error(result: Result, exit_code: int) -> dict[str, str]:
     (("call", "--from-curl", "curl https://other.example/restaurants/search?location=Rome",
       "--json"), 2, "usage", "Set CREDITSCOPE_BASE_URL to other.example's address"),
     (("credits", "--json", "--by-nothing"), 2, "usage", "creditscope credits --help"),
+    (("doctor", "--json", "--timeout", "0"), 2, "usage", "creditscope doctor --help"),
     (("check-service", "--json", "--budget", "-1"), 2, "usage", "--budget"),
     (("check-service", "--json", "--budget", "ten"), 2, "usage", "--help"),
 ])
@@ -105,3 +108,24 @@ def test_unusable_settings_are_a_json_usage_error(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setenv("CREDITSCOPE_OFFLINE", "1")
     offline = json_error(run("check-service", "--json"), 2)
     assert offline["code"] == "offline" and "CREDITSCOPE_OFFLINE" in offline["next_step"]
+
+
+def _commands() -> Iterator[tuple[str, click.Command]]:
+    from creditscope.cli import LAZY_COMMANDS, LazyGroup
+
+    for name in LAZY_COMMANDS:
+        command = LazyGroup.get_command(main, click.Context(main), name)
+        assert command is not None
+        subcommands = command.commands if isinstance(command, click.Group) else {}
+        yield name, command
+        yield from ((f"{name} {sub}", cmd) for sub, cmd in subcommands.items())
+
+
+def test_every_command_with_json_reports_its_errors_the_one_way() -> None:
+    with_json = [name for name, command in _commands()
+                 if any("--json" in param.opts for param in command.params)]
+    assert {"call", "credits", "check-service", "doctor"} <= set(with_json)
+    for name, command in _commands():
+        if name in with_json:
+            assert isinstance(command, JsonErrorsCommand), (
+                f"`{name}` has --json: declare it with cls=JsonErrorsCommand")

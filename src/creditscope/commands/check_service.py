@@ -83,6 +83,8 @@ def report_json(plan: Plan, report: CheckReport, service: str) -> dict[str, Any]
         "service": service,
         "budget": plan.budget,
         "planned_credits": plan.credits,
+        "paid_requests": [{"operation": step.operation, "credits": step.price,
+                           "for": plan.checked_by(step)} for step in plan.paid],
         "spent": report.spent,
         "requests_sent": report.sent,
         "not_sent": plan.excluded,
