@@ -179,7 +179,8 @@ def command(
         refusal = None if allow_unknown_place else _place_refusal(client, op_name, params)
         if refusal is not None:
             raise CommandProblem("unknown_place", refusal, "Correct the location, or add "
-                                 "--allow-unknown-place to send it anyway.", EXIT_USAGE)
+                                 "--allow-unknown-place to send it anyway.", EXIT_USAGE,
+                                 says_step=True)
         if dry_run:
             _print_plan(client, op_name, params)
             return

@@ -28,13 +28,14 @@ class CommandProblem(Exception):
     Raise it from a ``JsonErrorsCommand``, which shows it and exits."""
 
     def __init__(self, code: str, message: str, next_step: str = "", exit_code: int = 2,
-                 *, text: str | None = None) -> None:
+                 *, text: str | None = None, says_step: bool = False) -> None:
         super().__init__(message)
         self.code = code
         self.message = message
         self.next_step = next_step
         self.exit_code = exit_code
         self.text = text or message  # the line on stderr, when it says more than the message
+        self.says_step = says_step  # the message already says the next step (in words)
 
     def show(self, as_json: bool) -> None:
         """JSON on stdout, or "error: message" and the next step on stderr."""
@@ -43,7 +44,7 @@ class CommandProblem(Exception):
                                              "next_step": self.next_step}}, ensure_ascii=False))
             return
         click.echo(f"error: {self.text}", err=True)
-        if self.next_step:
+        if self.next_step and not self.says_step:
             click.echo(self.next_step, err=True)
 
 
