@@ -2,8 +2,8 @@
 the fields and types of its answer (its response model), its price (the balance falls by
 exactly that much, the catalog lists it), its auth rule (no key and a wrong key refused,
 or no key needed), and each limit of its request model (a value just past it refused,
-free); then the error shape and "refusals cost nothing" for the whole service. Extra
-rules of one operation come from ``extras.EXTRAS``.
+free); then the error shape, "refusals cost nothing" and the Bearer alternative for the
+whole service. Extra rules of one operation come from ``extras.EXTRAS``.
 """
 
 from __future__ import annotations
@@ -60,6 +60,14 @@ def sample_of(op: operations.Operation) -> Sample:
     return SAMPLES.get(op.name) or Sample(generated_params(op))
 
 
+def base_params(op: operations.Operation) -> dict[str, Any]:
+    """Valid params known before any answer: the fixed sample, or generated ones (an id
+    the sample reads from a search is "creditscope" here). The refusal checks start
+    from them, each changing one thing."""
+    params = sample_of(op).params
+    return params if isinstance(params, dict) else generated_params(op)
+
+
 def violations(op: operations.Operation) -> list[tuple[str, str, Any]]:
     """``(field, what, value)`` for a value just past each limit of ``op``'s request model:
     numeric ranges, a required text's minimum length, a fixed set of values. Maximum
@@ -93,7 +101,7 @@ def build_checklist(table: Sequence[operations.Operation] | None = None) -> Chec
     rules: list[Rule] = []
     for op in ops:
         sample = sample_of(op)
-        static = sample.params if isinstance(sample.params, dict) else generated_params(op)
+        static = base_params(op)
         extra = EXTRAS[op.name](op, static) if op.name in EXTRAS else None
         op_rules: list[Rule] = []
         if not op.requires_key:
@@ -104,8 +112,9 @@ def build_checklist(table: Sequence[operations.Operation] | None = None) -> Chec
             op_rules.append(Rule("fields", op.name, f"the answer has the fields and types of "
                                  f"{op.response_model.__name__}", (sample_id(op.name),),
                                  fields(op)))
-        if extra is not None:
+        if extra is not None:  # its paid steps after the samples, its free ones with the rest
             extra_paid.extend(step for step in extra.steps if step.paid)
+            refusals.extend(step for step in extra.steps if not step.paid)
         if op.credits > 0:
             priced = tuple(s.id for s in (*paid, *extra_paid) if s.operation == op.name)
             op_rules.append(Rule("price", op.name, f"the balance falls by exactly {op.credits} "
@@ -189,18 +198,13 @@ def _bearer_steps(ops: list[operations.Operation], rules: list[Rule]) -> list[St
         if not found:
             continue
         name, what, value = found[0]
-        params = {**generated_params(op), **_static_sample(op), name: value}
+        params = {**base_params(op), name: value}
         without, bearer = step_id("no key", op.name, what), step_id("bearer", op.name, what)
         rules.append(Rule("bearer", op.name, "Authorization: Bearer KEY is taken as the key",
                           (without, bearer), bearer_accepted(without, bearer)))
         return [Step(without, op.name, "none", params, False, op.credits),
                 Step(bearer, op.name, "bearer", params, False, op.credits)]
     return []
-
-
-def _static_sample(op: operations.Operation) -> dict[str, Any]:
-    params = sample_of(op).params
-    return params if isinstance(params, dict) else {}
 
 
 def _close_step(paid: list[Step]) -> Step | None:
