@@ -20,6 +20,8 @@ LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("creditscope.commands.history", "Search past calls; export them as HAR."),
     "import-har": ("creditscope.commands.import_har", "List a HAR file's requests, priced."),
     "cache": ("creditscope.commands.cache", "Inspect or clear the response cache."),
+    "check-service": ("creditscope.commands.check_service",
+                      "Check the service against the API contract, within a credit budget."),
     "web": ("creditscope.commands.web", "Serve the explorer in a web browser."),
     "demo": ("creditscope.commands.demo", "Play a guided tour of the explorer (sandbox, free)."),
     "doctor": ("creditscope.commands.doctor", "Check settings, storage, terminal and service."),

@@ -58,7 +58,7 @@ class Operation(Generic[ResponseT]):
     read_keys: KeyReader[ResponseT] | None = None
     # How a parameter's value folds into the request's identity (values the service
     # answers alike fold equal); a parameter not named here: ``same_text``.
-    folds: Mapping[str, Fold] = field(default_factory=dict)
+    folds: Mapping[str, Fold] = field(default_factory=dict, hash=False)
 
     @property
     def path(self) -> str:

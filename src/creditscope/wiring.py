@@ -9,6 +9,7 @@ commands and ``doctor``. It also names where the client keeps its files.
 from __future__ import annotations
 
 import asyncio
+from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
@@ -73,6 +74,35 @@ def sandbox_transport(db_path: Path | None) -> httpx.ASGITransport:
     return TimedASGITransport(app=create_app(SandboxConfig(db_path=db_path)))
 
 
+@dataclass(frozen=True)
+class ServiceAddress:
+    """Where the configured service answers and the key it is called with (never shown)."""
+
+    base_url: str
+    api_key: str | None
+    is_sandbox: bool
+
+
+def service_address(settings: Settings) -> ServiceAddress:
+    """The live base URL and configured key, or the sandbox's address and demo key."""
+    configured = settings.api_key.get_secret_value() if settings.api_key else None
+    if not settings.is_sandbox:
+        assert settings.base_url is not None  # is_sandbox is False only with a base URL
+        return ServiceAddress(settings.base_url, configured, False)
+    # A real key is never handed to the sandbox; only its own demo keys are used there.
+    key = configured if configured in (DEMO_KEY, REVOKED_KEY) else DEMO_KEY
+    return ServiceAddress(SANDBOX_BASE_URL, key, True)
+
+
+def service_transport(settings: Settings) -> httpx.AsyncBaseTransport | None:
+    """The in-process sandbox (its database in the data directory) when no base URL is
+    configured; None for the network. Share it to reach the same sandbox twice."""
+    if not settings.is_sandbox:
+        return None
+    private_directory(settings.data_dir)
+    return sandbox_transport(sandbox_db_path(settings))
+
+
 def build_client(
     settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None,
     session: SpendSession | None = None,
@@ -86,23 +116,11 @@ def build_client(
     cache = ResponseCache(cache_directory(settings))
     ledger = CreditLedger(ledger_path(settings), session)
     ledger.history.prune(settings.history_days)  # retention: on every start
-    timeout = request_timeout(settings)
-    ttls = settings.ttl.by_operation()
-    if not settings.is_sandbox:
-        assert settings.base_url is not None  # is_sandbox is False only with a base URL
-        key = settings.api_key.get_secret_value() if settings.api_key else None
-        return DataClient(
-            settings.base_url, key, transport=transport, cache=cache, ledger=ledger,
-            offline=settings.offline, budget=settings.budget, ttls=ttls, timeout=timeout,
-        )
+    address = service_address(settings)
     if transport is None:
-        private_directory(settings.data_dir)
-        transport = sandbox_transport(sandbox_db_path(settings))
-    # A real key is never handed to the sandbox; only its own demo keys are used there.
-    configured = settings.api_key.get_secret_value() if settings.api_key else None
-    key = configured if configured in (DEMO_KEY, REVOKED_KEY) else DEMO_KEY
+        transport = service_transport(settings)
     return DataClient(
-        SANDBOX_BASE_URL, key, transport=transport, cache=cache, ledger=ledger,
-        offline=settings.offline, budget=settings.budget, ttls=ttls, timeout=timeout,
-        is_sandbox=True,
+        address.base_url, address.api_key, transport=transport, cache=cache, ledger=ledger,
+        offline=settings.offline, budget=settings.budget, ttls=settings.ttl.by_operation(),
+        timeout=request_timeout(settings), is_sandbox=address.is_sandbox,
     )

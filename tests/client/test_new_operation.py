@@ -1,7 +1,8 @@
 """A made-up operation added to the operations table only (``test/echo``: one required
 text parameter and a limited count) is validated by the client, served and checked
 by a sandbox route generated from the table, priced, cached with its TTL, and
-batchable, with no other edit anywhere."""
+batchable, and checked by ``check-service`` (its rules generated from the row), with no
+other edit anywhere."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, FastAPI, Request
 from pydantic import Field
 
 from creditscope import models, operations
@@ -31,6 +32,7 @@ from creditscope.support.batch_input import BatchFile, BatchFileProblem
 from creditscope.support.batch_output import output_columns, result_rows, write_rows
 from creditscope.support.batch_plan import plan_batch
 from creditscope.support.batch_run import BatchRun
+from service_check_support import run_check
 
 BASE_URL = "http://sandbox.test"
 
@@ -68,12 +70,18 @@ def echo() -> Iterator[operations.Operation[Echo]]:
 
 
 @pytest.fixture
-async def client(echo: operations.Operation[Echo], tmp_path: Path) -> AsyncIterator[DataClient]:
+def echo_app(echo: operations.Operation[Echo]) -> FastAPI:
+    """The sandbox with the echo route, generated from the table's row."""
     app = create_app(SandboxConfig())
     router = APIRouter()
     query_operation(router, echo.name, KEYED_GET_ERRORS, echo_data)  # the data is the test's
     app.include_router(router)
-    transport = httpx.ASGITransport(app=app)
+    return app
+
+
+@pytest.fixture
+async def client(echo_app: FastAPI, tmp_path: Path) -> AsyncIterator[DataClient]:
+    transport = httpx.ASGITransport(app=echo_app)
     async with DataClient(
         BASE_URL, DEMO_KEY, transport=transport, cache=ResponseCache(tmp_path / "cache"),
         ledger=CreditLedger(tmp_path / "ledger.sqlite3"),
@@ -170,3 +178,21 @@ async def test_it_is_batchable(client: DataClient, tmp_path: Path) -> None:
     assert '"cache": "same as row 1"' in lines[1]
     assert '"echo": "bye", "length": 3' in lines[2]
     assert '"status": "invalid"' in lines[3] and '"error": "text is required"' in lines[3]
+
+
+async def test_check_service_checks_it(echo_app: FastAPI, tmp_path: Path) -> None:
+    plan, report = await run_check(echo_app, tmp_path)
+    assert "test/echo" in {step.operation for step in plan.paid}
+    echo_rules = sorted((r.rule.name, r.rule.says, r.verdict.value) for r in report.results
+                        if r.rule.operation == "test/echo")
+    assert echo_rules == [
+        ("catalog price", "the catalog lists GET /test/echo at 4 credits", "holds"),
+        ("fields", "the answer has the fields and types of Echo", "holds"),
+        ("limit", "text empty is refused, free", "holds"),
+        ("limit", "times above 3 is refused, free", "holds"),
+        ("limit", "times below 1 is refused, free", "holds"),
+        ("no key", "refused without a key (401 or 403), free", "holds"),
+        ("price", "the balance falls by exactly 4 credits", "holds"),
+        ("wrong key", "a wrong key is refused with invalid_api_key, free", "holds"),
+    ]
+    assert report.all_hold and report.spent == plan.credits

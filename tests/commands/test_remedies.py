@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from client_fakes import exception_classes
@@ -16,11 +18,18 @@ def test_every_client_exception_has_a_command_line_remedy(
     assert cls in remedies.REMEDIES, f"add {cls.__name__} to commands/remedies.py"
 
 
-def test_command_line_remedies_never_send_the_user_to_an_explorer_button() -> None:
-    for remedy in remedies.REMEDIES.values():
-        if isinstance(remedy.step, str):
-            assert "open settings" not in remedy.step.lower()
-            assert "go online" not in remedy.step.lower()
+@pytest.mark.parametrize("cls", exception_classes(), ids=lambda cls: cls.__name__)
+def test_command_line_remedies_never_send_the_user_to_the_explorer(
+    cls: type[errors.CreditscopeError],
+) -> None:
+    error = cls("it failed")
+    step = remedies.remedy_for(error).step_for(error).lower()
+    for words in ("open settings", "go online", "confirm to spend", "settings (", "activity",
+                  "in settings"):
+        assert words not in step, f"{cls.__name__}: {step}"
+    # A command-line next step: a flag, an environment variable, a command, or a retry.
+    cli_step = r"--\w|CREDITSCOPE_|`creditscope|retry|try again|top up|the id|run the command"
+    assert re.search(cli_step, step, re.IGNORECASE), step
 
 
 def test_exit_codes_follow_the_readme() -> None:

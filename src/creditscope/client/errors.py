@@ -168,6 +168,11 @@ _BY_STATUS: dict[int, type[ApiError]] = {
 _BARE_STATUSES = frozenset({429, 502, 503, 504})
 
 
+def codes_of(cls: type[ApiError]) -> tuple[str, ...]:
+    """The error codes the client reads as ``cls`` (what a check of the service expects)."""
+    return tuple(code for code, known in _BY_CODE.items() if known is cls)
+
+
 def error_class_for(status: int, code: str | None) -> type[ApiError]:
     """The exception class for an error answer: by code when known, else by status."""
     if code and code in _BY_CODE:

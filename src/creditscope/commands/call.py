@@ -18,6 +18,7 @@ import click
 from pydantic import BaseModel
 
 from creditscope import operations
+from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
 from creditscope.commands.remedies import EXIT_USAGE
 
 if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
@@ -132,6 +133,7 @@ HELP = (
 
 
 @click.command(
+    cls=JsonErrorsCommand,
     context_settings={"ignore_unknown_options": True, "allow_extra_args": True},
     help=HELP,
 )
@@ -153,9 +155,7 @@ def command(
     refresh: bool, offline: bool, dry_run: bool, label: str | None, allow_unknown_place: bool,
 ) -> None:
     """Call one operation and print the result."""
-    from creditscope.client.errors import CreditscopeError
     from creditscope.client.history import clean_label
-    from creditscope.commands.remedies import report
     from creditscope.commands.settings_loading import command_settings
     from creditscope.wiring import build_client
 
@@ -186,15 +186,14 @@ def command(
             op_name, params = imported_call(from_curl, client, params)
         refusal = None if allow_unknown_place else _place_refusal(client, op_name, params)
         if refusal is not None:
-            click.echo(f"error: {refusal}", err=True)
-            ctx.exit(EXIT_USAGE)
+            raise CommandProblem("unknown_place", refusal, "Correct the location, or add "
+                                 "--allow-unknown-place to send it anyway.", EXIT_USAGE,
+                                 says_step=True)
         if dry_run:
             _print_plan(client, op_name, params)
             return
         result = asyncio.run(_call(client, op_name, params, refresh))
-    except CreditscopeError as exc:
-        ctx.exit(report(exc))
-    finally:
+    finally:  # a client error goes on to JsonErrorsCommand, which words it
         client.ledger.close()
         if client.cache is not None:
             client.cache.close()

@@ -8,6 +8,7 @@ from typing import Any
 import click
 
 from creditscope.support.request_import import ImportProblem, import_request
+from creditscope.support.request_target import OtherService
 
 # A pasted command is a few kilobytes; anything far larger is not one.
 MAX_PASTE_CHARS = 1_000_000
@@ -35,6 +36,10 @@ def imported_call(text: str, client: Any, overrides: dict[str, Any]) -> tuple[st
     """
     try:
         imported = import_request(read_pasted(text), client.base_url)
+    except OtherService as exc:
+        raise click.UsageError(f"cannot import the request: {exc} Set CREDITSCOPE_BASE_URL "
+                               f"to {exc.host}'s address to debug that service, or edit the "
+                               "host in the command.") from None
     except ImportProblem as exc:
         raise click.UsageError(f"cannot import the request: {exc}") from None
     click.echo(f"imported: {imported.operation} ({imported.title}) from a pasted "

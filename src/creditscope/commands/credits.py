@@ -9,6 +9,7 @@ import click
 
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.ledger_totals import Totals
+from creditscope.commands.error_output import JsonErrorsCommand
 
 
 def _thousands(value: int) -> str:
@@ -43,8 +44,8 @@ def totals_json(totals: Totals) -> dict[str, object]:
     return ordered | data
 
 
-@click.command()
-@click.option("--json", "as_json", is_flag=True, help="Print JSON.")
+@click.command(cls=JsonErrorsCommand)
+@click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
 def command(as_json: bool) -> None:
     """Show credits spent and saved: the last session and all time, per operation."""
     from creditscope.commands.settings_loading import command_settings

@@ -12,6 +12,7 @@ import json
 
 import click
 
+from creditscope.commands.error_output import JsonErrorsCommand
 from creditscope.doctor import DEFAULT_TIMEOUT, Report, run_doctor
 
 EXIT_PROBLEM = 1
@@ -48,8 +49,8 @@ def render_text(report: Report) -> list[str]:
     return lines
 
 
-@click.command(name="doctor")
-@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
+@click.command(name="doctor", cls=JsonErrorsCommand)
+@click.option("--json", "as_json", is_flag=True, help="Print the report as JSON (errors too).")
 @click.option(
     "--timeout",
     default=DEFAULT_TIMEOUT,

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 import click
 
 from creditscope.client.history import DEFAULT_PAGE, HistoryEntry, HistoryQuery, params_text
+from creditscope.commands.error_output import JsonErrorsCommand
 
 if TYPE_CHECKING:
     from creditscope.client.history import CallHistory
@@ -59,7 +60,7 @@ def history_lines(entries: list[HistoryEntry]) -> list[str]:
     return lines
 
 
-@click.command()
+@click.command(cls=JsonErrorsCommand)
 @click.option("--search", default="", metavar="TEXT",
               help="Words every listed call matches (operation, a parameter's value, "
                    "ok/error/refused, a status, a date like 2026-11-24).")

@@ -15,6 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
+from creditscope.commands.error_output import JsonErrorsCommand
+
 if TYPE_CHECKING:
     from creditscope.support.har_import import HarReading, PricedRequest
 
@@ -69,7 +71,7 @@ def listing_json(path: Path, service: str, reading: HarReading, items: list[Pric
             "cost_to_fetch": total}
 
 
-@click.command()
+@click.command(cls=JsonErrorsCommand)
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print JSON.")
 def command(file: Path, as_json: bool) -> None:

@@ -2,7 +2,8 @@
 step in command-line terms (a flag, an environment variable, a command) and the exit code.
 
 The exceptions carry data only (``creditscope.client.errors``); the explorer has its own
-table in ``creditscope.tui.remedies``. Exit codes (README, "Exit codes"): 0 ok, 2 usage or
+table in ``creditscope.tui.remedies``; ``commands.error_output`` prints them (words on
+stderr, or JSON with ``--json``). Exit codes (README, "Exit codes"): 0 ok, 2 usage or
 validation (nothing sent, nothing spent), 3 API error, 4 transport error or not cached
 while ``--offline``.
 """
@@ -63,8 +64,8 @@ REMEDIES: dict[type[errors.CreditscopeError], Remedy] = {
     errors.ApiError: Remedy("Request failed", "Try again.", EXIT_API),
     errors.InvalidApiKey: Remedy(
         "Invalid API key",
-        "Set CREDITSCOPE_API_KEY to a valid key, or run `creditscope` and set it under "
-        "Settings (6); unset CREDITSCOPE_BASE_URL to use the built-in sandbox.", EXIT_API),
+        "Set CREDITSCOPE_API_KEY (or `api_key` in the settings file) to a valid key, or "
+        "unset CREDITSCOPE_BASE_URL to use the built-in sandbox.", EXIT_API),
     errors.InsufficientCredits: Remedy(
         "Not enough credits",
         "Top up the account, or answer from the cache with --offline.", EXIT_API),
@@ -81,8 +82,8 @@ REMEDIES: dict[type[errors.CreditscopeError], Remedy] = {
         "Service unavailable", "The service is busy or down; retry shortly.", EXIT_API),
     errors.UnexpectedResponse: Remedy(
         "Unexpected response",
-        "The service answered in a shape we do not understand; `creditscope` shows the raw "
-        "body under Activity.", EXIT_API),
+        "The service answered in a shape we do not understand; `creditscope check-service` "
+        "shows where the service differs from its contract.", EXIT_API),
     errors.TransportError: Remedy("Request failed", "Try again.", EXIT_TRANSPORT),
     errors.Timeout: Remedy(
         "Timed out",
@@ -107,13 +108,3 @@ def remedy_for(error: errors.CreditscopeError) -> Remedy:
         if cls in REMEDIES:
             return REMEDIES[cls]
     return REMEDIES[errors.CreditscopeError]
-
-
-def report(error: errors.CreditscopeError) -> int:
-    """Print ``error`` and its next step on stderr; the exit code it calls for."""
-    import click
-
-    remedy = remedy_for(error)
-    click.echo(f"error: {remedy.title}: {error}", err=True)
-    click.echo(remedy.step_for(error), err=True)
-    return remedy.exit_code_for(error)

@@ -1,4 +1,5 @@
-"""``GET /catalog``, built from the one operations table so prices cannot drift."""
+"""``GET /catalog``, built from the one operations table so prices cannot drift, and an
+operation added to the table is listed with no other edit."""
 
 from __future__ import annotations
 
@@ -37,11 +38,28 @@ def _provider_of(name: str) -> str:
     return head if "/" in name else "platform"
 
 
-@lru_cache(maxsize=1)
+def _provider_entry(provider_id: str) -> tuple[str, str, str]:
+    """A provider's (name, category, description); one the list above does not know
+    (an operation added to the table) is listed under its path's first segment."""
+    known = PROVIDERS.get(provider_id)
+    if known is not None:
+        return known
+    words = provider_id.replace("_", " ").replace("-", " ")
+    return (words.capitalize(), "Other", f"Endpoints under /{provider_id}/.")
+
+
 def catalog() -> dict[str, Any]:
     """Every provider with its endpoints and credit prices; ``totalEndpoints`` counts them."""
+    return _catalog_of(operations.OPERATIONS)
+
+
+@lru_cache(maxsize=4)  # keyed by the table: an operation added in a test is listed too
+def _catalog_of(table: tuple[operations.Operation[Any], ...]) -> dict[str, Any]:
+    ids = list(PROVIDERS) + [p for p in dict.fromkeys(_provider_of(op.name) for op in table)
+                             if p not in PROVIDERS]
     providers = []
-    for provider_id, (name, category, description) in PROVIDERS.items():
+    for provider_id in ids:
+        name, category, description = _provider_entry(provider_id)
         endpoints = [
             models.CatalogEndpoint(
                 name=op.name.split("/")[-1],
@@ -50,7 +68,7 @@ def catalog() -> dict[str, Any]:
                 description=op.description,
                 credits=op.credits,
             )
-            for op in operations.OPERATIONS
+            for op in table
             if _provider_of(op.name) == provider_id
         ]
         providers.append(

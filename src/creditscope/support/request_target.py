@@ -23,6 +23,17 @@ _LOOPBACK = frozenset({"127.0.0.1", "localhost", "::1", "0.0.0.0"})
 _DEFAULT_PORTS = (None, 80, 443)
 
 
+class OtherService(ImportProblem):
+    """The request is for another host than the configured (live) service. How to switch
+    is the interface's business (a setting in the explorer, an environment variable in
+    the CLI)."""
+
+    def __init__(self, host: str, connected_to: str) -> None:
+        super().__init__(f"The request is for {host}, but creditscope is connected to "
+                         f"{connected_to}. Nothing was imported.")
+        self.host = host
+
+
 @dataclass(frozen=True)
 class Target:
     """The operation a URL names, and what the user should know about how it was read."""
@@ -55,11 +66,7 @@ def target_of(url: str, base_url: str) -> Target:
                                 "Paste the whole command, URL included.")
         shown = parts.netloc.rpartition("@")[2]  # never echo user:password@
         if not is_sandbox(base_url):
-            raise ImportProblem(
-                f"The request is for {shown}, but creditscope is connected to "
-                f"{base.netloc}. Nothing was imported: change the base URL in Settings "
-                "to debug that service, or edit the host in the command."
-            )
+            raise OtherService(shown, base.netloc)
         notes.append(_replay_note(shown, parts.hostname))
     elif parts.hostname:
         path = _inside_base_path(path, base.path.rstrip("/"))

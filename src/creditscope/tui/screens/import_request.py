@@ -27,6 +27,7 @@ from creditscope import operations
 from creditscope.support.curl_parse import ImportProblem, redact_credentials
 from creditscope.support.har_import import pasted_har_path
 from creditscope.support.request_import import KEY_REPLACED, ImportedRequest, import_request
+from creditscope.support.request_target import OtherService
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
 from creditscope.tui.navigation import entry_for
@@ -178,7 +179,9 @@ class ImportRequestScreen(ModalScreen[None]):
         try:
             imported = import_request(text, client.base_url)
         except ImportProblem as problem:
-            result.update(Text(f"✖ {problem}", style="bold red"))
+            step = (" Change the base URL in Settings to debug that service, or edit the "
+                    "host in the command." if isinstance(problem, OtherService) else "")
+            result.update(Text(f"✖ {problem}{step}", style="bold red"))
             return
         self.imported = imported
         shown = describe(imported)
