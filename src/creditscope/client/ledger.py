@@ -32,6 +32,8 @@ from creditscope.client.ledger_file import INSERT, open_ledger_file, readable_ro
 from creditscope.client.ledger_totals import Point, PossibleCharge, Totals
 from creditscope.client.records import CallRecord
 from creditscope.client.session import Reservation, SpendSession
+from creditscope.client.usage import UsageRow
+from creditscope.client.usage_rows import rows_in_file, rows_of_records
 from creditscope.private_files import private_directory
 
 
@@ -102,20 +104,11 @@ class CreditLedger:
         with self._lock:
             self.session.add(rec, reservation)
             if self._db is not None:
-                self._insert(
-                    (
-                        self.session_id,
-                        rec.started_at.isoformat(),
-                        rec.operation,
-                        rec.status,
-                        str(rec.cache),
-                        rec.credits_charged,
-                        rec.credits_saved,
-                        rec.error_code,
-                        rec.remaining,
-                        rec.account,
-                    ),
-                )
+                self._insert((
+                    self.session_id, rec.started_at.isoformat(), rec.operation, rec.status,
+                    str(rec.cache), rec.credits_charged, rec.credits_saved, rec.error_code,
+                    rec.remaining, rec.account, rec.attempts, rec.match_grade,
+                ))
         self.session.notify(rec)
 
     def _insert(self, row: tuple[object, ...]) -> None:
@@ -365,6 +358,13 @@ class CreditLedger:
         totals = self._totals_where("WHERE session = ?", (session_id,))
         totals.possibly_charged = sum(p.credits for p in self.possible_charges(session=session_id))
         return totals
+
+    def usage_rows(self) -> list[UsageRow]:
+        """Every recorded call as Usage reads it, oldest first (this session's in memory)."""
+        with self._lock:
+            if self._db is None:
+                return rows_of_records(self.session_records)
+            return rows_in_file(self._db)
 
     def _totals_where(self, where: str, args: tuple[str, ...]) -> Totals:
         assert self._db is not None

@@ -1,8 +1,8 @@
 """The ledger's SQLite file: its schema, opening it soundly, and salvaging a damaged one.
 
 :class:`creditscope.client.ledger.CreditLedger` owns what the rows mean; this module
-owns how they are stored (WAL, 0600, an index per account, the ``account`` column
-added to a file from before accounts were named).
+owns how they are stored (WAL, 0600, an index per account, and the columns added
+since the first files: ``account``, then ``attempts`` and ``match_grade`` for Usage).
 """
 
 from __future__ import annotations
@@ -51,8 +51,14 @@ CREATE TABLE IF NOT EXISTS possible_charges (
 OLDCOLUMNS = (
     "session, at, operation, status, cache, credits_charged, credits_saved, error_code, remaining"
 )
-COLUMNS = OLDCOLUMNS + ", account"
-INSERT = f"INSERT INTO calls ({COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?)"
+# Columns added to ``calls`` after the first files, oldest first: each is added to an
+# older file when it is opened (NULL in its old rows). ``attempts``: network attempts
+# (0: refused before sending); ``match_grade``: a company lookup's best confidence.
+ADDED_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("account", "TEXT"), ("attempts", "INTEGER"), ("match_grade", "TEXT"),
+)
+COLUMNS = ", ".join([OLDCOLUMNS, *(name for name, _ in ADDED_COLUMNS)])
+INSERT = f"INSERT INTO calls ({COLUMNS}) VALUES ({', '.join('?' for _ in COLUMNS.split(','))})"
 
 
 def open_ledger_file(path: Path) -> sqlite3.Connection:
@@ -65,8 +71,9 @@ def open_ledger_file(path: Path) -> sqlite3.Connection:
         db.execute("PRAGMA synchronous=NORMAL")
         db.executescript(SCHEMA)
         columns = {row[1] for row in db.execute("PRAGMA table_info(calls)")}
-        if "account" not in columns:  # a ledger from before accounts were named
-            db.execute("ALTER TABLE calls ADD COLUMN account TEXT")
+        for name, kind in ADDED_COLUMNS:  # a ledger from before the column existed
+            if name not in columns:
+                db.execute(f"ALTER TABLE calls ADD COLUMN {name} {kind}")
         db.execute("CREATE INDEX IF NOT EXISTS calls_account ON calls (account)")
         db.commit()
         check = db.execute("PRAGMA quick_check").fetchone()
@@ -79,6 +86,14 @@ def open_ledger_file(path: Path) -> sqlite3.Connection:
     return db
 
 
+def _salvage_selects() -> list[str]:
+    """The columns to read from a damaged file, newest schema first: an older file
+    lacks the later columns, which read as NULL."""
+    names = [name for name, _ in ADDED_COLUMNS]
+    return [", ".join([OLDCOLUMNS, *names[:kept], *["NULL"] * (len(names) - kept)])
+            for kept in range(len(names), -1, -1)]
+
+
 def readable_rows(path: Path) -> list[tuple[object, ...]]:
     """Every row of the ``calls`` table that can still be read from a damaged ledger."""
     try:
@@ -86,7 +101,7 @@ def readable_rows(path: Path) -> list[tuple[object, ...]]:
     except sqlite3.Error:
         return []
     try:
-        for columns in (COLUMNS, f"{OLDCOLUMNS}, NULL"):  # NULL: an old file's rows
+        for columns in _salvage_selects():
             try:
                 return db.execute(f"SELECT {columns} FROM calls ORDER BY id").fetchall()
             except sqlite3.Error:

@@ -45,6 +45,7 @@ class CallRecord:
     note: str | None = None  # e.g. why an unexplained difference was recorded
     revealed_by: str | None = None  # the call whose answer revealed this difference
     account: str | None = None  # service and key, hashed (``account_id``); never the key
+    match_grade: str | None = None  # a company lookup's best match confidence ("none": no match)
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
 
     @property

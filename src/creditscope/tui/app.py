@@ -74,6 +74,8 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
         "screens/company/company.tcss",
         "screens/restaurants/restaurants.tcss",
         "screens/import_request.tcss",
+        "screens/usage.tcss",
+        "screens/endpoint.tcss",
     ]
     TITLE = "creditscope"
     COMMANDS = App.COMMANDS | {ScreenCommands}

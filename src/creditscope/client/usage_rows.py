@@ -1,0 +1,42 @@
+"""Reading the ledger's rows for Usage: from its SQLite file, or from a session in memory.
+
+Kept apart from :mod:`creditscope.client.usage` so the figures stay a pure function
+of the rows.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from datetime import UTC, datetime
+
+from creditscope.client.records import CallRecord
+from creditscope.client.usage import UsageRow
+
+_SELECT = ("SELECT at, operation, status, cache, credits_charged, credits_saved, error_code,"
+           " attempts, match_grade FROM calls ORDER BY id")
+
+
+def _utc(text: str) -> datetime:
+    moment = datetime.fromisoformat(text)
+    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
+
+
+def rows_in_file(db: sqlite3.Connection) -> list[UsageRow]:
+    """Every row of the ledger file, oldest first."""
+    return [
+        UsageRow(_utc(at), operation, status, cache, int(charged), int(saved), error_code,
+                 attempts, grade)
+        for at, operation, status, cache, charged, saved, error_code, attempts, grade
+        in db.execute(_SELECT)
+    ]
+
+
+def rows_of_records(records: Iterable[CallRecord]) -> list[UsageRow]:
+    """The same rows for records kept in memory (a ledger without a file)."""
+    return [
+        UsageRow(rec.started_at.astimezone(UTC), rec.operation, rec.status, str(rec.cache),
+                 rec.credits_charged, rec.credits_saved, rec.error_code, rec.attempts,
+                 rec.match_grade)
+        for rec in records
+    ]
