@@ -53,6 +53,8 @@ def test_usage_figures_are_the_ledgers_totals(records: list[CallRecord]) -> None
             ledger.record(record)
         rows = ledger.usage_rows()
         totals = ledger.lifetime_totals()
+        since = START + timedelta(days=2, hours=5)
+        assert ledger.usage_rows(since) == [row for row in rows if row.at >= since]
         ledger.close()
     for period in ("day", "hour"):
         usage = usage_of(rows, period)

@@ -359,12 +359,12 @@ class CreditLedger:
         totals.possibly_charged = sum(p.credits for p in self.possible_charges(session=session_id))
         return totals
 
-    def usage_rows(self) -> list[UsageRow]:
-        """Every recorded call as Usage reads it, oldest first (this session's in memory)."""
+    def usage_rows(self, since: datetime | None = None) -> list[UsageRow]:
+        """Every recorded call (from ``since`` on) as Usage reads it, oldest first."""
         with self._lock:
             if self._db is None:
-                return rows_of_records(self.session_records)
-            return rows_in_file(self._db)
+                return rows_of_records(self.session_records, since)
+            return rows_in_file(self._db, since)
 
     def _totals_where(self, where: str, args: tuple[str, ...]) -> Totals:
         assert self._db is not None

@@ -55,7 +55,8 @@ class UsageScreen(AreaScreen):
     def __init__(self) -> None:
         super().__init__()
         self.period: Period = "day"
-        self.rows: list[UsageRow] = []
+        self.rows: list[UsageRow] = []  # the last 14 days'
+        self.anything_recorded = False  # the ledger holds a call, maybe an older one
 
     def compose_body(self) -> ComposeResult:
         """Summary line, the two charts side by side, outcomes and grades below."""
@@ -84,22 +85,28 @@ class UsageScreen(AreaScreen):
 
     @work(thread=True, exclusive=True, group="usage", description="Reading the ledger")
     def reload(self) -> None:
-        """Read every row of the ledger (in a thread: it may hold years of calls)."""
-        client = host_of(self).client
-        rows = client.ledger.usage_rows() if client is not None else []
-        self.app.call_from_thread(self._show_rows, rows)
+        """Read the ledger's rows of the longest window (in a thread: a file may hold
+        years of calls), and whether it holds any call at all."""
+        host = host_of(self)
+        client = host.client
+        if client is None:
+            return
+        count, _ = WINDOWS["day"]  # the 24 hours are inside the 14 days
+        rows = client.ledger.usage_rows(since=window_start(host.clock(), "day", count))
+        self.app.call_from_thread(self._show_rows, rows, client.ledger.last_row() > 0)
 
-    def _show_rows(self, rows: list[UsageRow]) -> None:
-        if bool(rows) != bool(self.rows):
+    def _show_rows(self, rows: list[UsageRow], anything_recorded: bool) -> None:
+        if anything_recorded != self.anything_recorded:
             self.refresh_bindings()  # ``t`` comes with the first call
         self.rows = rows
+        self.anything_recorded = anything_recorded
         self.show()
 
     def show(self) -> None:
         """Draw the figures of the window (the last 14 days, or 24 hours) from the rows."""
         from creditscope.client.usage import usage_of
 
-        empty = not self.rows
+        empty = not self.anything_recorded
         for selector in ("#usage-summary", "#usage-charts", ".usage-figures"):
             for widget in self.query(selector):
                 widget.display = not empty
@@ -119,7 +126,7 @@ class UsageScreen(AreaScreen):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``t`` is offered only when there is something to chart."""
         if action == "toggle_period":
-            return bool(self.rows)
+            return self.anything_recorded
         return super().check_action(action, parameters)
 
     def action_toggle_period(self) -> None:
@@ -138,7 +145,8 @@ def summary_markup(usage: Usage, count: int, unit: str) -> str:
     its squares in the colours of the bars (the chart's legend)."""
     total = usage.total
     if usage.is_empty:
-        return f"[b]Last {count} {unit}:[/b] no calls (older ones: credits --by day)."
+        return (f"[b]Last {count} {unit}:[/b] no calls; older ones are counted by"
+                " [b]creditscope credits --by day[/b].")
     return (f"[b]Last {count} {unit}:[/b]  [$primary]■[/] {total.spent} cr spent · "
             f"[$success]■[/] {total.saved} cr saved by the cache"
             f" ({counted(total.cached, 'answer')})")
