@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 from textual.app import RenderResult
 from textual.color import Color
@@ -22,6 +22,7 @@ from creditscope.client.usage import Bucket, Period, Usage, period_label
 RGB = tuple[int, int, int]
 Y_AXIS_COLUMNS = 6  # the y labels, the axis and the frame, beside the bars
 MAX_Y_TICKS = 4
+MAX_OPERATION_BARS = 8  # with its frame, the chart fits the 80x24 layout
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,7 @@ class Series:
 
 def window_start(now: datetime, period: Period, count: int) -> datetime:
     """The first of the last ``count`` whole days or hours up to ``now`` (UTC)."""
+    now = now.astimezone(UTC)  # periods are UTC days and hours, as their labels say
     if period == "day":
         today = now.replace(hour=0, minute=0, second=0, microsecond=0)
         return today - timedelta(days=count - 1)
@@ -60,9 +62,16 @@ def short_operation(name: str) -> str:
     return name.rsplit("/", 1)[-1]
 
 
-def by_operation(usage: Usage) -> Series:
-    """One bar per operation, most spent on top, its credits beside its name."""
-    ordered = list(reversed(usage.operations))  # plotext draws the first label lowest
+def by_operation(usage: Usage, most: int = MAX_OPERATION_BARS) -> Series:
+    """One bar per operation, most spent on top, its credits beside its name; past
+    ``most`` bars, the least spent are added up as "others" (the chart stays short)."""
+    buckets = list(usage.operations)
+    if len(buckets) > most:
+        others = Bucket("others")
+        others.spent = sum(bucket.spent for bucket in buckets[most - 1:])
+        others.saved = sum(bucket.saved for bucket in buckets[most - 1:])
+        buckets = [*buckets[:most - 1], others]
+    ordered = list(reversed(buckets))  # plotext draws the first label lowest
     return Series(
         labels=[f"{short_operation(b.label)} {b.spent}" for b in ordered],
         spent=[bucket.spent for bucket in ordered],
