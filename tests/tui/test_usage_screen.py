@@ -18,6 +18,7 @@ from pilot_support import settle
 
 from .areas import DARK_THEME, LIGHT_THEME, SIZES
 from .conftest import FROZEN_NOW, sandbox_client_factory
+from .contrast import low_contrast_runs
 
 # (days before now, hour, operation, charged, saved, status, error, attempts, grade)
 Entry = tuple[int, int, str, int, int, int | None, str | None, int, str | None]
@@ -117,14 +118,23 @@ async def test_the_figures_on_screen_are_the_ledgers(
         summary = _text(app, "#usage-summary")
         assert f"{totals.spent} cr spent" in summary
         assert f"{totals.saved} cr saved by the cache (3 answers)" in summary
-        assert "ok 15  ■ error 1  ■ refused 1  ■ unexplained 1" in _text(app, "#usage-outcomes")
+        assert "ok 15  █ error 1  █ refused 1  █ unexplained 1" in _text(app, "#usage-outcomes")
         assert "(5)  high 40% · medium 20% · low 20% · no match 20%" in _text(app, "#usage-grades")
         # t: the last 24 hours, per hour: only today's two calls
         await pilot.press("t")
         await settle(pilot)
-        assert "Last 24 hours:  ■ 12 cr spent" in _text(app, "#usage-summary")
+        assert "Last 24 hours:  █ 12 cr spent" in _text(app, "#usage-summary")
         # a new call is counted at once
         client: Any = app.client
         await client.call("restaurants/search", {"location": "Lisbon"})
         await settle(pilot)
         assert "14 cr spent" in _text(app, "#usage-summary")
+
+
+@pytest.mark.parametrize("theme", [DARK_THEME, LIGHT_THEME])
+async def test_usage_reads_in_both_themes(usage_app: Callable[..., CreditscopeApp],
+                                          theme: str) -> None:
+    app = usage_app(PAST_CALLS, theme)
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await _ready(pilot)
+        assert [str(run) for run in low_contrast_runs(app)] == []

@@ -141,14 +141,14 @@ class UsageScreen(AreaScreen):
 
 
 def summary_markup(usage: Usage, count: int, unit: str) -> str:
-    """``Last 14 days: ■ 57 cr spent · ■ 18 cr saved by the cache (9 answers)``,
+    """``Last 14 days: █ 57 cr spent · █ 18 cr saved by the cache (9 answers)``,
     its squares in the colours of the bars (the chart's legend)."""
     total = usage.total
     if usage.is_empty:
         return (f"[b]Last {count} {unit}:[/b] no calls; older ones are counted by"
                 " [b]creditscope credits --by day[/b].")
-    return (f"[b]Last {count} {unit}:[/b]  [$primary]■[/] {total.spent} cr spent · "
-            f"[$success]■[/] {total.saved} cr saved by the cache"
+    return (f"[b]Last {count} {unit}:[/b]  [$primary]█[/] {total.spent} cr spent · "
+            f"[$success]█[/] {total.saved} cr saved by the cache"
             f" ({counted(total.cached, 'answer')})")
 
 
@@ -163,7 +163,7 @@ def window_title(usage: Usage, start: datetime, count: int) -> str:
 
 def outcomes_markup(usage: Usage) -> str:
     """Calls by outcome, each with its colour."""
-    parts = [f"[${OUTCOME_COLOURS[name]}]■[/] {name} {count}"
+    parts = [f"[${OUTCOME_COLOURS[name]}]█[/] {name} {count}"
              for name, count in usage.total.outcomes.items()]
     return f"[b]Calls[/b] ({usage.total.calls})  " + "  ".join(parts)
 
