@@ -11,7 +11,6 @@ import types
 from dataclasses import dataclass
 from typing import Any, Literal, Union, get_args, get_origin
 
-from annotated_types import Ge, Le, MaxLen, MinLen
 from pydantic.fields import FieldInfo
 
 from creditscope import operations
@@ -87,17 +86,15 @@ def _kind(annotation: Any) -> str:
 
 def _limits(info: FieldInfo) -> str:
     """``1 to 50``, ``at least 1``, ``1 to 200 characters``, from the field's constraints."""
-    low = high = None
-    shortest = longest = None
+    # pydantic keeps each constraint as a small object with one attribute (annotated-types'
+    # Ge, Le, MinLen, MaxLen), read here by name.
+    found: dict[str, object] = {}
     for item in info.metadata:
-        if isinstance(item, Ge):
-            low = item.ge
-        elif isinstance(item, Le):
-            high = item.le
-        elif isinstance(item, MinLen):
-            shortest = item.min_length
-        elif isinstance(item, MaxLen):
-            longest = item.max_length
+        for name in ("ge", "le", "min_length", "max_length"):
+            if getattr(item, name, None) is not None:
+                found[name] = getattr(item, name)
+    low, high = found.get("ge"), found.get("le")
+    shortest, longest = found.get("min_length"), found.get("max_length")
     if shortest is not None or longest is not None:
         return _range(shortest, longest, " characters")
     return _range(low, high, "")
