@@ -86,3 +86,11 @@ async def test_an_endpoint_without_an_area_opens_a_priced_request(make_app: Make
         await pilot.press("escape")  # back to the catalog's list
         await settle(pilot)
         assert app.screen.query_one("#catalog-table", DataTable).row_count > 0
+
+
+def test_endpoint_card_at_80x24(snap_compare: Any, make_app: MakeApp) -> None:
+    async def open_search(pilot: Any) -> None:
+        await _open_endpoint(pilot, "/restaurants/search")
+
+    app = make_app(initial_mode="catalog")
+    assert snap_compare(app, terminal_size=(80, 24), run_before=open_search)
