@@ -44,6 +44,7 @@ import diskcache
 import httpx
 from _common import PYTHON, print_figure
 
+from creditscope import operations
 from creditscope.client.cache import CachedEntry, ResponseCache, cache_key
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
@@ -141,15 +142,16 @@ async def sandbox_answers() -> list[Answer]:
                             cache=cache, ledger=CreditLedger(None))
         async with client:
             for city in CITIES:
-                found = await client.search_restaurants(city, limit=20)
+                found = await client.call(operations.RESTAURANT_SEARCH,
+                                          {"location": city, "limit": 20})
                 for listing in found.data.results[:2]:
-                    await client.restaurant_details(listing.id)
-                    await client.restaurant_menu(listing.id)
-                    await client.restaurant_reviews(listing.id)
+                    for part in (operations.RESTAURANT_DETAILS, operations.RESTAURANT_MENU,
+                                 operations.RESTAURANT_REVIEWS):
+                        await client.call(part, {"id": listing.id})
             for name in COMPANIES:
-                await client.find_company(name)
+                await client.call(operations.FIND_COMPANY, {"name": name})
             for lat, lng in ((38.7, -9.1), (48.9, 2.35), (35.7, 139.7), (40.4, -3.7)):
-                await client.discover_events(lat, lng)
+                await client.call(operations.EVENTS, {"lat": lat, "lng": lng})
         answers = [Answer(e.operation, e.params, e.body, e.status, e.headers)
                    for e in cache.entries()]
         cache.close()

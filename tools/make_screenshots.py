@@ -144,6 +144,57 @@ async def restaurant_menu(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
+# Two weeks of a support desk before the frozen day, for Usage: (days before, hour,
+# operation, answers from the service, answers from the cache, the lookups' grades).
+PAST_WEEKS: list[tuple[int, int, str, int, int, str]] = [
+    (13, 9, "restaurants/search", 3, 1, ""), (12, 10, "professional_network/find_company", 2, 1,
+                                              "high medium"),
+    (11, 14, "ticketing/discovery", 2, 0, ""), (10, 11, "restaurants/menu", 1, 2, ""),
+    (9, 16, "professional_network/find_company", 3, 0, "high low none"),
+    (8, 10, "restaurants/reviews", 2, 1, ""), (6, 9, "restaurants/search", 4, 2, ""),
+    (5, 15, "professional_network/find_company", 1, 2, "high"),
+    (4, 11, "restaurants/details", 2, 1, ""), (3, 17, "ticketing/discovery", 3, 1, ""),
+    (2, 10, "professional_network/find_company", 2, 0, "medium high"),
+    (1, 12, "restaurants/menu", 2, 3, ""), (0, 9, "restaurants/search", 2, 1, ""),
+]
+
+
+async def usage_over_two_weeks(pilot: Pilot[Any]) -> None:
+    """Usage over two weeks of calls, written to the ledger file as earlier sessions did
+    (this session's meter stays at zero), with one refused call and one failure."""
+    from datetime import timedelta
+
+    from creditscope.client.ledger import CreditLedger
+    from creditscope.client.records import CacheStatus
+
+    client: Any = await pilot.app.wait_for_client()  # type: ignore[attr-defined]
+    earlier = CreditLedger(client.ledger.path)
+    midnight = FROZEN_NOW.replace(hour=0, minute=0)
+    for days, hour, operation, sent, cached, grades in PAST_WEEKS:
+        price = client.price_of(operation)
+        at = midnight - timedelta(days=days) + timedelta(hours=hour)
+        graded = grades.split()  # one grade per lookup the service answered
+        for index in range(sent + cached):
+            from_cache = index >= sent
+            grade = graded[index] if index < len(graded) else ""
+            earlier.record(CallRecord(
+                operation=operation, method="GET", url="", params={}, status=200,
+                credits_charged=0 if from_cache else price, attempts=0 if from_cache else 1,
+                credits_saved=price if from_cache else 0, match_grade=grade or None,
+                cache=CacheStatus.HIT if from_cache else CacheStatus.MISS,
+                started_at=at + timedelta(minutes=7 * index),
+            ))
+    for days, status, code, attempts in ((7, None, "invalid_parameter", 0),
+                                         (3, 503, "service_unavailable", 3)):
+        earlier.record(CallRecord(
+            operation="restaurants/search", method="GET", url="", params={}, status=status,
+            error_code=code, attempts=attempts, started_at=midnight - timedelta(days=days),
+        ))
+    earlier.close()
+    pilot.app.screen.reload()  # type: ignore[attr-defined]
+    await settle(pilot)
+
+
 EXTRA: dict[str, tuple[str, Step]] = {
     "events": ("events", events_near_lisbon),
     "company": ("company", company_lookup),
@@ -152,6 +203,7 @@ EXTRA: dict[str, tuple[str, Step]] = {
     "activity": ("activity", with_a_call),
     "provider-form": ("catalog", provider_form),
     "help": ("catalog", help_screen),
+    "usage": ("usage", usage_over_two_weeks),
 }
 
 

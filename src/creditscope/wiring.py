@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -124,3 +125,20 @@ def build_client(
         offline=settings.offline, budget=settings.budget, ttls=settings.ttl.by_operation(),
         timeout=request_timeout(settings), is_sandbox=address.is_sandbox,
     )
+
+
+async def sandbox_example(operation: str, params: dict[str, Any]) -> tuple[int, str]:
+    """The built-in sandbox's answer to ``operation`` with ``params`` (status, body), from
+    a throwaway sandbox in memory: free, recorded nowhere, whatever service is configured."""
+    from creditscope import operations
+    from creditscope.client.responses import query_params
+
+    op = operations.get(operation)
+    async with httpx.AsyncClient(transport=sandbox_transport(None),
+                                 base_url=SANDBOX_BASE_URL,
+                                 headers={"X-API-Key": DEMO_KEY}) as http:
+        if op.is_post:
+            response = await http.post(op.path, json=params)
+        else:
+            response = await http.get(op.path, params=query_params(params))
+    return response.status_code, response.text

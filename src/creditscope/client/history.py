@@ -142,7 +142,7 @@ def ledger_row(rec: CallRecord, session: str) -> tuple[object, ...]:
     return (session, rec.started_at.isoformat(), rec.operation, rec.status, str(rec.cache),
             rec.credits_charged, rec.credits_saved, rec.error_code, rec.remaining, rec.account,
             rec.method, json.dumps(entry.params, ensure_ascii=False, default=str),
-            search_text(entry), rec.label)
+            search_text(entry), rec.label, rec.attempts, rec.match_grade)
 
 
 @dataclass(frozen=True)

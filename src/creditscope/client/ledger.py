@@ -34,6 +34,8 @@ from creditscope.client.ledger_file import INSERT, open_ledger_file, readable_ro
 from creditscope.client.ledger_totals import Point, PossibleCharge, Totals
 from creditscope.client.records import CallRecord
 from creditscope.client.session import Reservation, SpendSession
+from creditscope.client.usage import UsageRow
+from creditscope.client.usage_rows import rows_in_file, rows_of_records
 from creditscope.private_files import private_directory
 
 
@@ -359,6 +361,13 @@ class CreditLedger:
         totals = self._totals_where("WHERE session = ?", (session_id,))
         totals.possibly_charged = sum(p.credits for p in self.possible_charges(session=session_id))
         return totals
+
+    def usage_rows(self, since: datetime | None = None) -> list[UsageRow]:
+        """Every recorded call (from ``since`` on) as Usage reads it, oldest first."""
+        with self._lock:
+            if self._db is None:
+                return rows_of_records(self.session_records, since)
+            return rows_in_file(self._db, since)
 
     def _totals_where(self, where: str, args: tuple[str, ...]) -> Totals:
         assert self._db is not None

@@ -1,9 +1,9 @@
 """The ledger's SQLite file: its schema, opening it soundly, and salvaging a damaged one.
 
 :class:`creditscope.client.ledger.CreditLedger` owns what the rows mean; this module
-owns how they are stored (WAL, 0600, an index per account, the ``account`` column
-added to a file from before accounts were named, and the history's columns and indexes:
-see :mod:`creditscope.client.history`).
+owns how they are stored (WAL, 0600, an index per account, and the columns added
+since the first files: ``account``, the history's (see
+:mod:`creditscope.client.history`), then ``attempts`` and ``match_grade`` for Usage).
 """
 
 from __future__ import annotations
@@ -56,11 +56,18 @@ CREATE TABLE IF NOT EXISTS possible_charges (
 OLDCOLUMNS = (
     "session, at, operation, status, cache, credits_charged, credits_saved, error_code, remaining"
 )
-# The history's columns (issue 27): the parameters (never the key), a folded search
-# text and the ticket label. A file from before them gets them, empty.
+# Columns added to ``calls`` after the first files, oldest first: each is added to an
+# older file when it is opened (NULL in its old rows). The history's (issue 27): the
+# parameters (never the key), a folded search text and the ticket label. ``attempts``:
+# network attempts (0: refused before sending); ``match_grade``: a company lookup's best
+# confidence (Usage).
 HISTORY_COLUMNS = ("method", "params", "search", "label")
-COLUMNS = OLDCOLUMNS + ", account, " + ", ".join(HISTORY_COLUMNS)
-INSERT = f"INSERT INTO calls ({COLUMNS}) VALUES ({', '.join('?' * (10 + len(HISTORY_COLUMNS)))})"
+ADDED_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("account", "TEXT"), *((name, "TEXT") for name in HISTORY_COLUMNS),
+    ("attempts", "INTEGER"), ("match_grade", "TEXT"),
+)
+COLUMNS = ", ".join([OLDCOLUMNS, *(name for name, _ in ADDED_COLUMNS)])
+INSERT = f"INSERT INTO calls ({COLUMNS}) VALUES ({', '.join('?' for _ in COLUMNS.split(','))})"
 # Newest-first pages by date and by label stay quick at 100,000 rows.
 HISTORY_INDEXES = (
     "CREATE INDEX IF NOT EXISTS calls_at ON calls (at)",
@@ -78,9 +85,9 @@ def open_ledger_file(path: Path) -> sqlite3.Connection:
         db.execute("PRAGMA synchronous=NORMAL")
         db.executescript(SCHEMA)
         columns = {row[1] for row in db.execute("PRAGMA table_info(calls)")}
-        for name in ("account", *HISTORY_COLUMNS):  # a ledger from before they existed
+        for name, kind in ADDED_COLUMNS:  # a ledger from before the column existed
             if name not in columns:
-                db.execute(f"ALTER TABLE calls ADD COLUMN {name} TEXT")
+                db.execute(f"ALTER TABLE calls ADD COLUMN {name} {kind}")
         db.execute("CREATE INDEX IF NOT EXISTS calls_account ON calls (account)")
         for index in HISTORY_INDEXES:
             db.execute(index)
@@ -95,6 +102,14 @@ def open_ledger_file(path: Path) -> sqlite3.Connection:
     return db
 
 
+def _salvage_selects() -> list[str]:
+    """The columns to read from a damaged file, newest schema first: an older file
+    lacks the later columns, which read as NULL."""
+    names = [name for name, _ in ADDED_COLUMNS]
+    return [", ".join([OLDCOLUMNS, *names[:kept], *["NULL"] * (len(names) - kept)])
+            for kept in range(len(names), -1, -1)]
+
+
 def readable_rows(path: Path) -> list[tuple[object, ...]]:
     """Every row of the ``calls`` table that can still be read from a damaged ledger."""
     try:
@@ -102,9 +117,7 @@ def readable_rows(path: Path) -> list[tuple[object, ...]]:
     except sqlite3.Error:
         return []
     try:
-        empty_history = ", NULL" * len(HISTORY_COLUMNS)
-        older = (f"{OLDCOLUMNS}, account{empty_history}", f"{OLDCOLUMNS}, NULL{empty_history}")
-        for columns in (COLUMNS, *older):  # NULL: what an older file's rows lack
+        for columns in _salvage_selects():
             try:
                 return db.execute(f"SELECT {columns} FROM calls ORDER BY id").fetchall()
             except sqlite3.Error:

@@ -40,6 +40,7 @@ from creditscope.client.responses import parse_success, query_params
 from creditscope.client.retry import RetryPolicy
 from creditscope.client.sending import Answer, send_with_retries
 from creditscope.client.session import BudgetRefused, Reservation
+from creditscope.client.usage import match_grade
 from creditscope.client.validation import operation_named
 from creditscope.client.validation import validate as validate_params
 
@@ -372,6 +373,7 @@ class CallPipeline:
                 raise
             rec.fetched_at = datetime.now(UTC)
             self._store(op, ex.clean, answer)
+            rec.match_grade = match_grade(answer.data)
             self.ledger.record(rec, ex.reservation)
             recorded = rec
         finally:

@@ -47,6 +47,7 @@ class CallRecord:
     account: str | None = None  # service and key, hashed (``account_id``); never the key
     label: str | None = None  # a ticket label ("#4821"), kept in the history
     history_id: int | None = None  # its row in the ledger file, once recorded there
+    match_grade: str | None = None  # a company lookup's best match confidence ("none": no match)
     started_at: datetime = field(default_factory=lambda: datetime.now(UTC))
     # When the service produced the answer: a cached one's stored time (it may be days
     # old), a shared one's first call; None when nothing came back.

@@ -4,12 +4,17 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from datetime import UTC, datetime
+from typing import TYPE_CHECKING, cast
 
 import click
 
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.ledger_totals import Totals
 from creditscope.commands.error_output import JsonErrorsCommand
+
+if TYPE_CHECKING:
+    from creditscope.commands.credits_usage import Grouping
 
 
 def _thousands(value: int) -> str:
@@ -46,11 +51,22 @@ def totals_json(totals: Totals) -> dict[str, object]:
 
 @click.command(cls=JsonErrorsCommand)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
-def command(as_json: bool) -> None:
-    """Show credits spent and saved: the last session and all time, per operation."""
+@click.option("--by", type=click.Choice(["day", "hour", "operation"]),
+              help="Where the credits went: per day or hour (UTC), or per operation, with"
+                   " the cache's savings, calls by outcome and company lookups' grades.")
+@click.option("--since", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M"]),
+              help="With --by: only calls from this UTC date (YYYY-MM-DD) on.")
+@click.option("--csv", "as_csv", is_flag=True, help="With --by: print CSV.")
+def command(as_json: bool, by: str | None, since: datetime | None, as_csv: bool) -> None:
+    """Show credits spent and saved: the last session and all time, per operation;
+    with --by, per day, hour or operation."""
     from creditscope.commands.settings_loading import command_settings
     from creditscope.wiring import ledger_path
 
+    if by is None and (since is not None or as_csv):
+        raise click.UsageError("--since and --csv go with --by day, hour or operation.")
+    if as_csv and as_json:
+        raise click.UsageError("Choose one of --csv and --json.")
     settings = command_settings()
     path = ledger_path(settings)
     if not path.exists():
@@ -59,6 +75,10 @@ def command(as_json: bool) -> None:
     ledger = CreditLedger(path)
     for warning in ledger.warnings:  # a damaged ledger was set aside and rebuilt
         click.echo(f"warning: {warning}", err=True)
+    if by is not None:
+        _show_usage(ledger, cast("Grouping", by), since, "csv" if as_csv else
+                    "json" if as_json else "table")
+        return
     try:
         lifetime = ledger.lifetime_totals()
         latest = ledger.latest_session()
@@ -93,3 +113,25 @@ def command(as_json: bool) -> None:
                    " (charged, or released).")
     if lifetime.remaining is not None:
         click.echo(f"\nRemaining (last reported): {_thousands(lifetime.remaining)} credits")
+
+
+def _show_usage(ledger: CreditLedger, by: Grouping, since: datetime | None, form: str) -> None:
+    """``--by``: the figures Usage shows, as a table, CSV or JSON."""
+    from creditscope.client.usage import usage_of
+    from creditscope.commands.credits_usage import usage_csv, usage_json, usage_table
+
+    try:
+        rows = ledger.usage_rows()
+    finally:
+        ledger.close()
+    start = since.replace(tzinfo=UTC) if since is not None else None
+    usage = usage_of(rows, "hour" if by == "hour" else "day", start)
+    if form == "csv":
+        click.echo(usage_csv(usage, by), nl=False)
+    elif form == "json":
+        click.echo(usage_json(usage, by))
+    elif usage.is_empty:
+        click.echo(f"No calls recorded since {start:%Y-%m-%d %H:%M} UTC." if start
+                   else "No calls recorded yet.")
+    else:
+        click.echo("\n".join(usage_table(usage, by)))

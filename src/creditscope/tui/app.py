@@ -74,6 +74,8 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
         "screens/company/company.tcss",
         "screens/restaurants/restaurants.tcss",
         "screens/import_request.tcss",
+        "screens/usage.tcss",
+        "screens/endpoint.tcss",
     ]
     TITLE = "creditscope"
     COMMANDS = App.COMMANDS | {ScreenCommands}
@@ -123,7 +125,7 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
         # recompose scheduled after the first refresh.
         self.call_after_refresh(self.call_after_refresh, self._after_first_frame)
         # A cold start puts the cursor in the area's search box: a city typed at once
-        # lands there instead of firing single-letter keys (Escape, then 1-6, to switch).
+        # lands there instead of firing single-letter keys (Escape, then 1-7, to switch).
         self.call_after_refresh(self._focus_search_box)
 
     def _focus_search_box(self) -> None:

@@ -55,6 +55,7 @@ NAV_ENTRIES: tuple[NavEntry, ...] = (
     NavEntry("catalog", "Catalog", "4", "creditscope.tui.screens.catalog:CatalogScreen"),
     NavEntry("activity", "Activity", "5", "creditscope.tui.screens.activity:ActivityScreen"),
     NavEntry("settings", "Settings", "6", "creditscope.tui.screens.settings:SettingsScreen"),
+    NavEntry("usage", "Usage", "7", "creditscope.tui.screens.usage:UsageScreen"),
 )
 
 

@@ -54,6 +54,7 @@ class CatalogScreen(AreaScreen):
 
     MAIN_FIELD = "#catalog-filter"
     BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter", "open_endpoint", "Parameters · example", id="catalog.open_endpoint"),
         Binding("ctrl+f", "filter", "Filter", id="catalog.filter"),
         Binding("ctrl+n", "request_provider", "Request a provider", id="catalog.request_provider"),
         Binding("ctrl+r", "refresh", "Refresh", id="catalog.refresh"),
@@ -151,6 +152,16 @@ class CatalogScreen(AreaScreen):
         detail.display = row is not None
         if row is not None:
             detail.update(detail_text(row))
+
+    @on(DataTable.RowSelected, "#catalog-table")
+    def action_open_endpoint(self) -> None:
+        """Enter: the highlighted endpoint's parameters, price and example, to try."""
+        from creditscope.tui.screens.endpoint import EndpointScreen
+
+        index = self.query_one("#catalog-table", DataTable).cursor_row
+        if 0 <= index < len(self.shown):
+            provider, method, path, _credits, description = self.shown[index]
+            self.app.push_screen(EndpointScreen(provider, method, path, description))
 
     @on(Button.Pressed, "#request-provider")
     def action_request_provider(self) -> None:

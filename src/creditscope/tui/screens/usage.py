@@ -1,0 +1,178 @@
+"""Usage: where the credits went, from the ledger (every session, not only this one).
+
+Spend per day (or hour) and per operation as charts, what the cache saved, calls by
+outcome and how company lookups graded. The figures are
+:func:`creditscope.client.usage.usage_of` over the ledger's rows, as
+``creditscope credits --by`` prints them; reading them costs nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, ClassVar
+
+from textual import work
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Static
+
+from creditscope.tui.host import host_of
+from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.screens.base import AreaScreen
+from creditscope.tui.widgets.usage_charts import (
+    SpendByOperationChart,
+    SpendOverTimeChart,
+    by_operation,
+    over_time,
+    window_start,
+)
+from creditscope.wording import counted
+
+if TYPE_CHECKING:
+    from creditscope.client.usage import Period, Usage, UsageRow
+
+WINDOWS: dict[Period, tuple[int, str]] = {"day": (14, "days"), "hour": (24, "hours")}
+OUTCOME_COLOURS = {"ok": "success", "error": "error", "refused": "text-muted",
+                   "unexplained": "warning"}
+EMPTY = (
+    "[b]Nothing spent yet.[/b]\n\n"
+    "Every call is counted here, from this explorer and from [b]creditscope call[/b] or"
+    " [b]batch[/b]: look up events ([b]1[/b]), a company ([b]2[/b]) or restaurants"
+    " ([b]3[/b]), and this page shows where the credits went, day by day and per"
+    " operation, and what the cache saved."
+)
+
+
+class UsageScreen(AreaScreen):
+    """Charts and figures of the credits spent, saved and wasted."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("t", "toggle_period", "Per hour / day", id="usage.toggle_period"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.period: Period = "day"
+        self.rows: list[UsageRow] = []  # the last 14 days'
+        self.anything_recorded = False  # the ledger holds a call, maybe an older one
+
+    def compose_body(self) -> ComposeResult:
+        """Summary line, the two charts side by side, outcomes and grades below."""
+        yield Static("", id="usage-summary", classes="usage-summary")
+        with Horizontal(id="usage-charts"):
+            with Vertical(classes="usage-chart-box"):
+                yield Static("", id="usage-time-title", classes="usage-chart-title")
+                yield SpendOverTimeChart(id="usage-over-time")
+            with Vertical(id="usage-operation-box", classes="usage-chart-box"):
+                yield Static("Credits spent per operation", classes="usage-chart-title")
+                yield SpendByOperationChart(id="usage-by-operation")
+        yield Static("", id="usage-outcomes", classes="usage-figures")
+        yield Static("", id="usage-grades", classes="usage-figures")
+        yield Static(EMPTY, id="usage-empty", classes="empty")
+
+    def on_mount(self) -> None:
+        """Read the ledger now and after every recorded call."""
+        host = host_of(self)
+        host.signals.client_ready.subscribe(self, lambda _: self.reload())
+        host.signals.credits_changed.subscribe(self, lambda _: self.reload())
+        self.reload()
+
+    def on_unmount(self) -> None:
+        """Stop following the ledger."""
+        host_of(self).signals.unsubscribe(self)
+
+    @work(thread=True, exclusive=True, group="usage", description="Reading the ledger")
+    def reload(self) -> None:
+        """Read the ledger's rows of the longest window (in a thread: a file may hold
+        years of calls), and whether it holds any call at all."""
+        host = host_of(self)
+        client = host.client
+        if client is None:
+            return
+        count, _ = WINDOWS["day"]  # the 24 hours are inside the 14 days
+        rows = client.ledger.usage_rows(since=window_start(host.clock(), "day", count))
+        self.app.call_from_thread(self._show_rows, rows, client.ledger.last_row() > 0)
+
+    def _show_rows(self, rows: list[UsageRow], anything_recorded: bool) -> None:
+        if anything_recorded != self.anything_recorded:
+            self.refresh_bindings()  # ``t`` comes with the first call
+        self.rows = rows
+        self.anything_recorded = anything_recorded
+        self.show()
+
+    def show(self) -> None:
+        """Draw the figures of the window (the last 14 days, or 24 hours) from the rows."""
+        from creditscope.client.usage import usage_of
+
+        empty = not self.anything_recorded
+        for selector in ("#usage-summary", "#usage-charts", ".usage-figures"):
+            for widget in self.query(selector):
+                widget.display = not empty
+        self.query_one("#usage-empty").display = empty
+        if empty:
+            return
+        count, unit = WINDOWS[self.period]
+        start = window_start(host_of(self).clock(), self.period, count)
+        usage = usage_of(self.rows, self.period, since=start)
+        self.query_one("#usage-summary", Static).update(summary_markup(usage, count, unit))
+        self.query_one("#usage-time-title", Static).update(window_title(usage, start, count))
+        self.query_one(SpendOverTimeChart).show(over_time(usage, start, count))
+        self.query_one(SpendByOperationChart).show(by_operation(usage))
+        self.query_one("#usage-outcomes", Static).update(outcomes_markup(usage))
+        self.query_one("#usage-grades", Static).update(grades_markup(usage))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``t`` is offered only when there is something to chart."""
+        if action == "toggle_period":
+            return self.anything_recorded
+        return super().check_action(action, parameters)
+
+    def action_toggle_period(self) -> None:
+        """``t``: the last 24 hours per hour, or the last 14 days per day."""
+        self.period = "hour" if self.period == "day" else "day"
+        self.show()
+
+    def palette_commands(self) -> Iterable[PaletteCommand]:
+        """Usage's actions for the command palette."""
+        yield PaletteCommand("Usage per hour / per day", "The last 24 hours or 14 days",
+                             self.action_toggle_period)
+
+
+def summary_markup(usage: Usage, count: int, unit: str) -> str:
+    """``Last 14 days: █ 57 cr spent · █ 18 cr saved by the cache (9 answers)``,
+    its squares in the colours of the bars (the chart's legend)."""
+    total = usage.total
+    if usage.is_empty:
+        return (f"[b]Last {count} {unit}:[/b] no calls; older ones are counted by"
+                " [b]creditscope credits --by day[/b].")
+    return (f"[b]Last {count} {unit}:[/b]  [$primary]█[/] {total.spent} cr spent · "
+            f"[$success]█[/] {total.saved} cr saved by the cache"
+            f" ({counted(total.cached, 'answer')})")
+
+
+def window_title(usage: Usage, start: datetime, count: int) -> str:
+    """``Per day, 01–14 Mar (UTC)`` or ``Per hour, 14 Mar 13:00–12:00 (UTC)``."""
+    if usage.period == "day":
+        end = start + timedelta(days=count - 1)
+        return f"Per day, {start:%d %b}–{end:%d %b} (UTC)"
+    end = start + timedelta(hours=count - 1)
+    return f"Per hour, {start:%d %b %H:00}–{end:%d %b %H:00} (UTC)"
+
+
+def outcomes_markup(usage: Usage) -> str:
+    """Calls by outcome, each with its colour."""
+    parts = [f"[${OUTCOME_COLOURS[name]}]█[/] {name} {count}"
+             for name, count in usage.total.outcomes.items()]
+    return f"[b]Calls[/b] ({usage.total.calls})  " + "  ".join(parts)
+
+
+def grades_markup(usage: Usage) -> str:
+    """Company lookups by grade, as shares of those graded."""
+    from creditscope.client.usage import GRADE_NAMES
+
+    if not usage.graded:
+        return "[b]Company lookups[/b]  none in this window"
+    parts = [f"{GRADE_NAMES[grade]} {usage.grade_percent(grade)}%" for grade in usage.grades]
+    return f"[b]Company lookups[/b] ({usage.graded})  " + " · ".join(parts)
