@@ -23,7 +23,8 @@ from pydantic import BaseModel
 
 from creditscope import __version__, models, operations
 from creditscope.client.account_id import account_fingerprint
-from creditscope.client.cache import CachedEntry, ResponseCache, cache_key
+from creditscope.client.answer_store import configured_ttls, identity_key, lifetime, stored_entry
+from creditscope.client.cache import CachedEntry, ResponseCache
 from creditscope.client.curl import mask_headers
 from creditscope.client.errors import (
     BudgetExceeded,
@@ -50,7 +51,6 @@ DEFAULT_TIMEOUT = httpx.Timeout(30.0, connect=5.0)  # a TUI should fail fast on 
 # Past its longest possible run plus this, an in-flight row is a crashed process's.
 ABANDON_MARGIN = 60.0
 NO_TIMEOUT_ATTEMPT = 3600.0  # an attempt with no timeout set: assume an hour at most
-UNLOADED_LOOKUP_TTL = 5 * 60  # a company lookup in which no page could be loaded
 
 
 class CallPipeline:
@@ -82,13 +82,7 @@ class CallPipeline:
         self.retry_policy = retry_policy or RetryPolicy()
         self.prices = PriceTable()
         self.is_sandbox = is_sandbox
-        self.ttls: dict[str, int] = {
-            op.name: op.ttl for op in operations.OPERATIONS if op.ttl is not None
-        }
-        for name, seconds in (ttls or {}).items():
-            op = operations.get(name)
-            if op.ttl is not None:  # provider requests are never cached, whatever the config
-                self.ttls[op.name] = int(seconds)
+        self.ttls = configured_ttls(ttls)
         self._http = httpx.AsyncClient(
             base_url=self.base_url,
             transport=transport,
@@ -108,22 +102,14 @@ class CallPipeline:
         return validate_params(operation, params)
 
     def cache_key_of(self, op: operations.Operation[Any], clean: dict[str, Any]) -> str:
-        """The one key of a request for the cache and single-flight: its identity (see
-        ``Operation.identity``), so ``Lisbon`` and ``lisbon`` share an entry and a flight."""
-        return cache_key(self.base_url, op.method, op.path, op.identity(clean))
+        """The request's key for the cache and single-flight (its identity)."""
+        return identity_key(self.base_url, op, clean)
 
     def cached_entry(
         self, op: operations.Operation[Any], clean: dict[str, Any]
     ) -> CachedEntry | None:
-        """The cache's entry for this request, stale or not: by its identity, else one an
-        earlier version stored under the parameters as sent (so an upgrade re-buys
-        nothing already paid for; those expire with their TTL)."""
-        if self.cache is None:
-            return None
-        entry = self.cache.get(self.cache_key_of(op, clean))
-        if entry is None:
-            entry = self.cache.get(cache_key(self.base_url, op.method, op.path, clean))
-        return entry
+        """The cache's entry for this request, stale or not (see ``answer_store``)."""
+        return stored_entry(self.cache, self.base_url, op, clean)
 
     def price_of(self, operation: str) -> int:
         """Credits one successful call costs (spec table, refreshed from the catalog)."""
@@ -393,18 +379,10 @@ class CallPipeline:
             self.cache.set(
                 self.cache_key_of(op, clean),
                 operation=op.name, params=clean, body=answer.body, status=answer.status,
-                headers=dict(answer.headers), ttl=self._ttl_for(op, answer.data),
+                headers=dict(answer.headers), ttl=lifetime(self.ttls, op, answer.data),
             )
         if isinstance(answer.data, models.Catalog):
             self.prices.update_from_catalog(answer.data)
-
-    def _ttl_for(self, op: operations.Operation[Any], data: BaseModel) -> int:
-        ttl = self.ttls[op.name]
-        if isinstance(data, models.CompanyLookup) and data.matches \
-                and all(match.company is None for match in data.matches):
-            # No company page could be loaded: worth asking again soon, not in a week.
-            return min(ttl, UNLOADED_LOOKUP_TTL)
-        return ttl
 
 
 @dataclass(frozen=True)
