@@ -88,7 +88,7 @@ def test_batch_lists_unknown_places_as_invalid_and_never_prices_them(
 ) -> None:
     result, rows = batch(tmp_path, ["Lisbon", "Narnia", "Hogwarts"])
     assert "3 rows: 1 valid (1 distinct, 0 duplicates sent once), 2 invalid" in result.output
-    assert "row 2 (line 3): No place called 'Narnia'" in result.output
+    assert "line 3: No place called 'Narnia'" in result.output
     assert "Did you mean Narita" in result.output and "--allow-unknown-place" in result.output
     assert "To send: 1 request × 2 cr = 2 credits" in result.output
     assert [row["status"] for row in rows] == ["ok", "invalid", "invalid"]

@@ -35,7 +35,7 @@ def lifetime_spent() -> int:
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8-sig") as handle:  # a BOM when the input had one
         return list(csv.DictReader(handle))
 
 
@@ -53,7 +53,7 @@ def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
     ("name,webiste\nAcme,acme.com\n", ("webiste", "not a parameter", "--ignore-extra-columns")),
     ("website\nacme.com\n", ("required column 'name' is missing",)),
     ("name,name\nA,B\n", ("appears twice",)),
-    ("name,\nA,\n", ("empty column name",)),
+    ("name,,website\nA,,a.example\n", ("empty column name (column 2)",)),
     ("\ufeff", ("is empty",)),
     ('[{"name": "Acme"}]\n', ("JSON array", "one JSON object per line")),
 ])
@@ -99,15 +99,17 @@ def test_invalid_rows_are_listed_and_never_sent_duplicates_sent_once(tmp_path: P
     assert result.exit_code == 0, result.output
     assert "semicolon-separated" in result.output
     assert "7 rows: 3 valid (2 distinct, 1 duplicate sent once), 4 invalid" in result.output
-    assert "row 4 (line 5): name contains an invisible control character" in result.output
-    assert "row 5 (line 6): name is 10240 characters; at most 200" in result.output
-    assert "row 6 (line 7): 3 cells but the header has 2 columns" in result.output
+    assert "line 5: name contains an invisible control character" in result.output
+    assert "line 6: name is 10240 characters; at most 200" in result.output
+    assert "line 7: 3 cells but the header has 2 columns" in result.output
     assert "To send: 2 requests × 10 cr = 20 credits" in result.output
     rows = read_csv(out)
     assert [r["status"] for r in rows] == ["ok", "ok", "invalid", "invalid", "invalid",
                                            "invalid", "ok"]
     assert [r["credits"] for r in rows] == ["10", "0", "0", "0", "0", "0", "10"]
-    assert rows[1]["cache"] == "same as row 1"
+    assert [r["line"] for r in rows] == [str(n) for n in range(2, 9)]
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf")  # the input had a BOM: Excel's
+    assert rows[1]["cache"] == "same as line 2"
     assert rows[0]["confidence"] == "high" and rows[0]["website_match"] == "yes"
     assert rows[0]["best_match"] and rows[0]["best_match_url"].startswith("https://")
     assert rows[6]["website_match"] in ("not checked", "")
@@ -125,13 +127,17 @@ def test_a_second_run_is_free_from_the_cache(tmp_path: Path) -> None:
     first = run(SEARCH, str(source), "--yes", "--out", str(tmp_path / "a.jsonl"))
     assert first.exit_code == 0, first.output
     assert "To send: 2 requests × 2 cr = 4 credits" in first.output
-    assert "row 4 (line 5): not valid JSON" in first.output
-    assert "row 5 (line 6): limit must be between 1 and 30" in first.output
+    assert "6 rows: 3 valid (2 distinct, 1 duplicate sent once), 2 invalid, 1 blank" \
+        in first.output
+    assert "line 5: not valid JSON" in first.output
+    assert "line 6: limit must be between 1 and 30" in first.output
     second = run(SEARCH, str(source), "--out", str(tmp_path / "b.jsonl"))  # no --yes: free
     assert second.exit_code == 0, second.output
     assert "0 credits; 2 answered from the cache" in second.output
     rows = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
-    assert [r["cache"] for r in rows[:3]] == ["hit", "hit", "same as row 1"]
+    assert [r["status"] for r in rows] == ["ok", "blank", "ok", "ok", "invalid", "invalid"]
+    assert [r["cache"] for r in rows[:4]] == ["hit", "", "hit", "same as line 1"]
+    assert rows[3]["input"] == '{"location": "Lisbon", "cuisine": "THAI"}'
     assert all(r["credits"] == 0 for r in rows)
     assert rows[0]["total"] > 0 and rows[0]["top_result"]
     assert lifetime_spent() == 4
