@@ -6,40 +6,21 @@ from __future__ import annotations
 
 import csv
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 
+from credit_counts import ledger_lifetime as lifetime
+from credit_counts import sandbox_balance as balance
 from creditscope.cli import main
-from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY, SANDBOX_BASE_URL
-from creditscope.sandbox.accounts import key_digest
+from creditscope.sandbox import DEFAULT_CREDITS, SANDBOX_BASE_URL
 
 SEARCH = "restaurants/search"
 
 
 def cli(*args: str) -> Any:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def balance(data: Path) -> int:
-    """The sandbox's balance for the demo key (untouched: the starting credits)."""
-    path = data / "creditscope" / "sandbox.sqlite3"
-    if not path.exists():
-        return DEFAULT_CREDITS
-    with sqlite3.connect(path) as db:
-        row = db.execute("SELECT balance FROM accounts WHERE key_hash = ?",
-                         (key_digest(DEMO_KEY),)).fetchone()
-    return DEFAULT_CREDITS if row is None else int(row[0])
-
-
-def lifetime() -> dict[str, Any]:
-    shown = cli("credits", "--json").output
-    if "No calls recorded" in shown:
-        return {"spent": 0, "calls": 0}
-    totals: dict[str, Any] = json.loads(shown)["lifetime"]
-    return totals
 
 
 def test_call_refuses_an_unknown_place_for_free(isolated_dirs: dict[str, Path]) -> None:

@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from credit_counts import ledger_spent
 from creditscope.cli import main
 from creditscope.client.client import DataClient
 
@@ -25,13 +26,6 @@ SEARCH = "restaurants/search"
 
 def run(*args: str, stdin: str | None = None) -> Any:
     return CliRunner().invoke(main, ["batch", *args], input=stdin, catch_exceptions=False)
-
-
-def lifetime_spent() -> int:
-    shown = CliRunner().invoke(main, ["credits", "--json"])
-    if "No calls recorded" in shown.output:
-        return 0
-    return int(json.loads(shown.stdout)["lifetime"]["spent"])
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
@@ -64,7 +58,7 @@ def test_bad_files_are_explained_and_nothing_is_sent(
     assert result.exit_code == 2
     for word in words:
         assert word in result.output
-    assert lifetime_spent() == 0
+    assert ledger_spent() == 0
 
 
 def test_missing_file_and_non_utf8(tmp_path: Path) -> None:
@@ -113,7 +107,7 @@ def test_invalid_rows_are_listed_and_never_sent_duplicates_sent_once(tmp_path: P
     assert rows[0]["confidence"] == "high" and rows[0]["website_match"] == "yes"
     assert rows[0]["best_match"] and rows[0]["best_match_url"].startswith("https://")
     assert rows[6]["website_match"] in ("not checked", "")
-    assert lifetime_spent() == 20
+    assert ledger_spent() == 20
 
 
 def test_a_second_run_is_free_from_the_cache(tmp_path: Path) -> None:
@@ -140,7 +134,7 @@ def test_a_second_run_is_free_from_the_cache(tmp_path: Path) -> None:
     assert rows[3]["input"] == '{"location": "Lisbon", "cuisine": "THAI"}'
     assert all(r["credits"] == 0 for r in rows)
     assert rows[0]["total"] > 0 and rows[0]["top_result"]
-    assert lifetime_spent() == 4
+    assert ledger_spent() == 4
 
 
 def test_declining_sends_nothing(tmp_path: Path) -> None:
@@ -148,7 +142,7 @@ def test_declining_sends_nothing(tmp_path: Path) -> None:
     result = run(FIND, str(source), stdin="n\n")
     assert result.exit_code == 1
     assert "Spend up to 10 credits?" in result.output and "Nothing was sent" in result.output
-    assert lifetime_spent() == 0
+    assert ledger_spent() == 0
 
 
 def test_the_budget_stops_the_run_and_a_rerun_continues(
@@ -164,11 +158,11 @@ def test_the_budget_stops_the_run_and_a_rerun_continues(
     rows = read_csv(out)
     assert [r["status"] for r in rows].count("ok") == 3
     assert all("budget" in r["error"] for r in rows if r["status"] == "not run")
-    assert lifetime_spent() == 30  # never past the budget, whatever the concurrency
+    assert ledger_spent() == 30  # never past the budget, whatever the concurrency
     again = run(FIND, str(source), "--yes", "--out", str(out))  # a new session, a new budget
     assert "To send: 3 requests × 10 cr = 30 credits; 3 answered from the cache" in again.output
     assert again.exit_code == 0, again.output
-    assert lifetime_spent() == 60
+    assert ledger_spent() == 60
 
 
 def test_ctrl_c_keeps_what_is_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -196,7 +190,7 @@ def test_ctrl_c_keeps_what_is_done(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(DataClient, "call", original)
     again = run(SEARCH, str(source), "--yes", "--out", str(out), "--allow-unknown-place")
     assert "To send: 7 requests × 2 cr = 14 credits; 3 answered from the cache" in again.output
-    assert lifetime_spent() == 20
+    assert ledger_spent() == 20
 
 
 def test_sigint_in_a_real_process_stops_cleanly(tmp_path: Path) -> None:
@@ -252,7 +246,7 @@ def test_a_hundred_thousand_rows_stream_in_bounded_time(tmp_path: Path) -> None:
     assert time.monotonic() - started < 90
     assert "100000 rows: 99990 valid (3 distinct" in result.output
     assert "… and" not in result.output  # 10 invalid rows: all listed
-    assert lifetime_spent() == 6
+    assert ledger_spent() == 6
     with out.open(encoding="utf-8") as handle:
         assert sum(1 for _ in handle) == 100_001
 
@@ -274,4 +268,4 @@ def test_a_revoked_key_stops_the_run_at_the_first_answer(
     assert rows[0]["status"] == "error" and "invalid_api_key" in rows[0]["error"]
     assert {r["status"] for r in rows[1:]} == {"not run"}
     assert "stopped: invalid api key" in rows[1]["error"].lower()
-    assert lifetime_spent() == 0
+    assert ledger_spent() == 0
