@@ -232,23 +232,24 @@ def _calls_recorded(tmp_path: Path) -> int:
     return 0
 
 
-def test_a_hundred_thousand_rows_stream_in_bounded_time(tmp_path: Path) -> None:
+def test_twenty_thousand_rows_stream_in_bounded_time(tmp_path: Path) -> None:
+    # 100,000 rows, with memory measured, are benchmarks/batch_memory.py's.
     source = tmp_path / "big.csv"
     with source.open("w", encoding="utf-8") as handle:
         handle.write("location,limit\n")
-        for n in range(100_000):
-            limit = "99" if n % 10_000 == 7 else str(1 + n % 3)
+        for n in range(20_000):
+            limit = "99" if n % 2_000 == 7 else str(1 + n % 3)
             handle.write(f"Lisbon,{limit}\n")
     out = tmp_path / "out.csv"
     started = time.monotonic()
     result = run(SEARCH, str(source), "--yes", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert time.monotonic() - started < 90
-    assert "100000 rows: 99990 valid (3 distinct" in result.output
+    assert time.monotonic() - started < 30
+    assert "20000 rows: 19990 valid (3 distinct" in result.output
     assert "… and" not in result.output  # 10 invalid rows: all listed
     assert ledger_spent() == 6
     with out.open(encoding="utf-8") as handle:
-        assert sum(1 for _ in handle) == 100_001
+        assert sum(1 for _ in handle) == 20_001
 
 
 def test_a_revoked_key_stops_the_run_at_the_first_answer(

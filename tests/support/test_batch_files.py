@@ -8,6 +8,11 @@ import builtins
 import codecs
 import csv
 import os
+import select
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 from typing import Any
 
@@ -204,3 +209,27 @@ def test_a_dry_run_writes_each_rows_validation_and_price(
         ("invalid", "0", ""), ("valid", "0", "cached (free)"), ("valid", "10", "")]
     assert "name" in rows[3]["error"]
     assert ledger_spent() == spent  # ...and the dry run spent nothing more
+
+
+def test_ctrl_c_at_the_question_in_a_real_process(tmp_path: Path) -> None:
+    source = tmp_path / "customers.csv"
+    source.write_text("name\nAcme\nGlobex\n", encoding="utf-8")
+    out = tmp_path / "results.csv"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "creditscope", "batch", FIND, str(source), "--out", str(out)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    )
+    assert process.stderr is not None
+    shown = b""
+    deadline = time.monotonic() + 60
+    while b"[y/N]" not in shown and time.monotonic() < deadline:
+        ready, _, _ = select.select([process.stderr], [], [], 1)
+        if ready:
+            shown += os.read(process.stderr.fileno(), 4096)
+    process.send_signal(signal.SIGINT)
+    _, stderr = process.communicate(timeout=60)
+    shown += stderr
+    assert process.returncode == 130, shown.decode()
+    assert b"Aborted!" not in shown and b"Traceback" not in shown
+    assert [row["status"] for row in read_results(out)] == ["not run", "not run"]
+    assert ledger_spent() == 0
