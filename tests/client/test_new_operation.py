@@ -165,17 +165,19 @@ async def test_it_is_batchable(client: DataClient, tmp_path: Path) -> None:
     path.write_text("text,times\nhi,2\nhi,2\nbye,\n,3\n")
     source = BatchFile(path, "test/echo")
     plan = plan_batch(client, "test/echo", source)
-    assert (plan.rows, plan.invalid, len(plan.requests), plan.price) == (4, 1, 2, 8)
+    assert (plan.rows, plan.invalid, plan.distinct, plan.price) == (4, 1, 2, 8)
     run = BatchRun(client, plan)
     await run.run()
     assert run.spent == 8
-    columns = output_columns("test/echo")
-    assert columns[-4:] == ("text", "times", "echo", "length")
+    columns = output_columns(source, "test/echo")
+    assert columns.all[-4:] == ("text", "times", "echo", "length")
     out = io.StringIO()
-    write_rows(out, "jsonl", columns, result_rows(source, client, run, not_run="not run"))
+    write_rows(out, "jsonl", columns.all,
+               result_rows(source, client, plan, columns, not_run="not run"))
+    plan.index.close()
     lines = out.getvalue().splitlines()
     assert '"echo": "hi hi", "length": 5' in lines[0]
-    assert '"cache": "same as row 1"' in lines[1]
+    assert '"cache": "same as line 2"' in lines[1]
     assert '"echo": "bye", "length": 3' in lines[2]
     assert '"status": "invalid"' in lines[3] and '"error": "text is required"' in lines[3]
 

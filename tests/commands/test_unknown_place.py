@@ -6,40 +6,21 @@ from __future__ import annotations
 
 import csv
 import json
-import sqlite3
 from pathlib import Path
 from typing import Any
 
 from click.testing import CliRunner
 
+from credit_counts import ledger_lifetime as lifetime
+from credit_counts import sandbox_balance as balance
 from creditscope.cli import main
-from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY, SANDBOX_BASE_URL
-from creditscope.sandbox.accounts import key_digest
+from creditscope.sandbox import DEFAULT_CREDITS, SANDBOX_BASE_URL
 
 SEARCH = "restaurants/search"
 
 
 def cli(*args: str) -> Any:
     return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def balance(data: Path) -> int:
-    """The sandbox's balance for the demo key (untouched: the starting credits)."""
-    path = data / "creditscope" / "sandbox.sqlite3"
-    if not path.exists():
-        return DEFAULT_CREDITS
-    with sqlite3.connect(path) as db:
-        row = db.execute("SELECT balance FROM accounts WHERE key_hash = ?",
-                         (key_digest(DEMO_KEY),)).fetchone()
-    return DEFAULT_CREDITS if row is None else int(row[0])
-
-
-def lifetime() -> dict[str, Any]:
-    shown = cli("credits", "--json").output
-    if "No calls recorded" in shown:
-        return {"spent": 0, "calls": 0}
-    totals: dict[str, Any] = json.loads(shown)["lifetime"]
-    return totals
 
 
 def test_call_refuses_an_unknown_place_for_free(isolated_dirs: dict[str, Path]) -> None:
@@ -88,7 +69,7 @@ def test_batch_lists_unknown_places_as_invalid_and_never_prices_them(
 ) -> None:
     result, rows = batch(tmp_path, ["Lisbon", "Narnia", "Hogwarts"])
     assert "3 rows: 1 valid (1 distinct, 0 duplicates sent once), 2 invalid" in result.output
-    assert "row 2 (line 3): No place called 'Narnia'" in result.output
+    assert "line 3: No place called 'Narnia'" in result.output
     assert "Did you mean Narita" in result.output and "--allow-unknown-place" in result.output
     assert "To send: 1 request × 2 cr = 2 credits" in result.output
     assert [row["status"] for row in rows] == ["ok", "invalid", "invalid"]

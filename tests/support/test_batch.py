@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from credit_counts import ledger_spent
 from creditscope.cli import main
 from creditscope.client.client import DataClient
 
@@ -27,15 +28,8 @@ def run(*args: str, stdin: str | None = None) -> Any:
     return CliRunner().invoke(main, ["batch", *args], input=stdin, catch_exceptions=False)
 
 
-def lifetime_spent() -> int:
-    shown = CliRunner().invoke(main, ["credits", "--json"])
-    if "No calls recorded" in shown.output:
-        return 0
-    return int(json.loads(shown.stdout)["lifetime"]["spent"])
-
-
 def read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8") as handle:
+    with path.open(encoding="utf-8-sig") as handle:  # a BOM when the input had one
         return list(csv.DictReader(handle))
 
 
@@ -53,7 +47,7 @@ def write(path: Path, text: str, encoding: str = "utf-8") -> Path:
     ("name,webiste\nAcme,acme.com\n", ("webiste", "not a parameter", "--ignore-extra-columns")),
     ("website\nacme.com\n", ("required column 'name' is missing",)),
     ("name,name\nA,B\n", ("appears twice",)),
-    ("name,\nA,\n", ("empty column name",)),
+    ("name,,website\nA,,a.example\n", ("empty column name (column 2)",)),
     ("\ufeff", ("is empty",)),
     ('[{"name": "Acme"}]\n', ("JSON array", "one JSON object per line")),
 ])
@@ -64,7 +58,7 @@ def test_bad_files_are_explained_and_nothing_is_sent(
     assert result.exit_code == 2
     for word in words:
         assert word in result.output
-    assert lifetime_spent() == 0
+    assert ledger_spent() == 0
 
 
 def test_missing_file_and_non_utf8(tmp_path: Path) -> None:
@@ -99,19 +93,21 @@ def test_invalid_rows_are_listed_and_never_sent_duplicates_sent_once(tmp_path: P
     assert result.exit_code == 0, result.output
     assert "semicolon-separated" in result.output
     assert "7 rows: 3 valid (2 distinct, 1 duplicate sent once), 4 invalid" in result.output
-    assert "row 4 (line 5): name contains an invisible control character" in result.output
-    assert "row 5 (line 6): name is 10240 characters; at most 200" in result.output
-    assert "row 6 (line 7): 3 cells but the header has 2 columns" in result.output
+    assert "line 5: name contains an invisible control character" in result.output
+    assert "line 6: name is 10240 characters; at most 200" in result.output
+    assert "line 7: 3 cells but the header has 2 columns" in result.output
     assert "To send: 2 requests × 10 cr = 20 credits" in result.output
     rows = read_csv(out)
     assert [r["status"] for r in rows] == ["ok", "ok", "invalid", "invalid", "invalid",
                                            "invalid", "ok"]
     assert [r["credits"] for r in rows] == ["10", "0", "0", "0", "0", "0", "10"]
-    assert rows[1]["cache"] == "same as row 1"
+    assert [r["line"] for r in rows] == [str(n) for n in range(2, 9)]
+    assert out.read_bytes().startswith(b"\xef\xbb\xbf")  # the input had a BOM: Excel's
+    assert rows[1]["cache"] == "same as line 2"
     assert rows[0]["confidence"] == "high" and rows[0]["website_match"] == "yes"
     assert rows[0]["best_match"] and rows[0]["best_match_url"].startswith("https://")
     assert rows[6]["website_match"] in ("not checked", "")
-    assert lifetime_spent() == 20
+    assert ledger_spent() == 20
 
 
 def test_a_second_run_is_free_from_the_cache(tmp_path: Path) -> None:
@@ -125,16 +121,20 @@ def test_a_second_run_is_free_from_the_cache(tmp_path: Path) -> None:
     first = run(SEARCH, str(source), "--yes", "--out", str(tmp_path / "a.jsonl"))
     assert first.exit_code == 0, first.output
     assert "To send: 2 requests × 2 cr = 4 credits" in first.output
-    assert "row 4 (line 5): not valid JSON" in first.output
-    assert "row 5 (line 6): limit must be between 1 and 30" in first.output
+    assert "6 rows: 3 valid (2 distinct, 1 duplicate sent once), 2 invalid, 1 blank" \
+        in first.output
+    assert "line 5: not valid JSON" in first.output
+    assert "line 6: limit must be between 1 and 30" in first.output
     second = run(SEARCH, str(source), "--out", str(tmp_path / "b.jsonl"))  # no --yes: free
     assert second.exit_code == 0, second.output
     assert "0 credits; 2 answered from the cache" in second.output
     rows = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
-    assert [r["cache"] for r in rows[:3]] == ["hit", "hit", "same as row 1"]
+    assert [r["status"] for r in rows] == ["ok", "blank", "ok", "ok", "invalid", "invalid"]
+    assert [r["cache"] for r in rows[:4]] == ["hit", "", "hit", "same as line 1"]
+    assert rows[3]["input"] == '{"location": "Lisbon", "cuisine": "THAI"}'
     assert all(r["credits"] == 0 for r in rows)
     assert rows[0]["total"] > 0 and rows[0]["top_result"]
-    assert lifetime_spent() == 4
+    assert ledger_spent() == 4
 
 
 def test_declining_sends_nothing(tmp_path: Path) -> None:
@@ -142,7 +142,7 @@ def test_declining_sends_nothing(tmp_path: Path) -> None:
     result = run(FIND, str(source), stdin="n\n")
     assert result.exit_code == 1
     assert "Spend up to 10 credits?" in result.output and "Nothing was sent" in result.output
-    assert lifetime_spent() == 0
+    assert ledger_spent() == 0
 
 
 def test_the_budget_stops_the_run_and_a_rerun_continues(
@@ -158,11 +158,11 @@ def test_the_budget_stops_the_run_and_a_rerun_continues(
     rows = read_csv(out)
     assert [r["status"] for r in rows].count("ok") == 3
     assert all("budget" in r["error"] for r in rows if r["status"] == "not run")
-    assert lifetime_spent() == 30  # never past the budget, whatever the concurrency
+    assert ledger_spent() == 30  # never past the budget, whatever the concurrency
     again = run(FIND, str(source), "--yes", "--out", str(out))  # a new session, a new budget
     assert "To send: 3 requests × 10 cr = 30 credits; 3 answered from the cache" in again.output
     assert again.exit_code == 0, again.output
-    assert lifetime_spent() == 60
+    assert ledger_spent() == 60
 
 
 def test_ctrl_c_keeps_what_is_done(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -190,7 +190,7 @@ def test_ctrl_c_keeps_what_is_done(tmp_path: Path, monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(DataClient, "call", original)
     again = run(SEARCH, str(source), "--yes", "--out", str(out), "--allow-unknown-place")
     assert "To send: 7 requests × 2 cr = 14 credits; 3 answered from the cache" in again.output
-    assert lifetime_spent() == 20
+    assert ledger_spent() == 20
 
 
 def test_sigint_in_a_real_process_stops_cleanly(tmp_path: Path) -> None:
@@ -232,23 +232,24 @@ def _calls_recorded(tmp_path: Path) -> int:
     return 0
 
 
-def test_a_hundred_thousand_rows_stream_in_bounded_time(tmp_path: Path) -> None:
+def test_twenty_thousand_rows_stream_in_bounded_time(tmp_path: Path) -> None:
+    # 100,000 rows, with memory measured, are benchmarks/batch_memory.py's.
     source = tmp_path / "big.csv"
     with source.open("w", encoding="utf-8") as handle:
         handle.write("location,limit\n")
-        for n in range(100_000):
-            limit = "99" if n % 10_000 == 7 else str(1 + n % 3)
+        for n in range(20_000):
+            limit = "99" if n % 2_000 == 7 else str(1 + n % 3)
             handle.write(f"Lisbon,{limit}\n")
     out = tmp_path / "out.csv"
     started = time.monotonic()
     result = run(SEARCH, str(source), "--yes", "--out", str(out))
     assert result.exit_code == 0, result.output
-    assert time.monotonic() - started < 90
-    assert "100000 rows: 99990 valid (3 distinct" in result.output
+    assert time.monotonic() - started < 30
+    assert "20000 rows: 19990 valid (3 distinct" in result.output
     assert "… and" not in result.output  # 10 invalid rows: all listed
-    assert lifetime_spent() == 6
+    assert ledger_spent() == 6
     with out.open(encoding="utf-8") as handle:
-        assert sum(1 for _ in handle) == 100_001
+        assert sum(1 for _ in handle) == 20_001
 
 
 def test_a_revoked_key_stops_the_run_at_the_first_answer(
@@ -268,4 +269,4 @@ def test_a_revoked_key_stops_the_run_at_the_first_answer(
     assert rows[0]["status"] == "error" and "invalid_api_key" in rows[0]["error"]
     assert {r["status"] for r in rows[1:]} == {"not run"}
     assert "stopped: invalid api key" in rows[1]["error"].lower()
-    assert lifetime_spent() == 0
+    assert ledger_spent() == 0

@@ -40,16 +40,16 @@ def test_near_duplicates_cost_once_and_junk_websites_are_never_priced(tmp_path: 
     assert result.exit_code == 0, result.output
     assert "12 rows: 6 valid (3 distinct, 3 duplicates sent once), 6 invalid" in result.output
     assert f"To send: 3 requests × {PRICE} cr = {3 * PRICE} credits" in result.output
-    assert ("row 6 (line 7): website must be a domain or URL such as example.com, not “n/a”"
+    assert ("line 7: website must be a domain or URL such as example.com, not “n/a”"
             in result.output)
-    assert "row 7 (line 8): website is an e-mail address, not a website" in result.output
+    assert "line 8: website is an e-mail address, not a website" in result.output
 
     with out.open(encoding="utf-8") as handle:
         rows = list(csv.DictReader(handle))
     assert [r["status"] for r in rows] == ["ok"] * 5 + ["invalid"] * 6 + ["ok"]
     assert [int(r["credits"]) for r in rows] == [10, 0, 0, 10, 0] + [0] * 6 + [10]
-    assert [r["cache"] for r in rows[1:5]] == ["same as row 1", "same as row 1", "miss",
-                                               "same as row 4"]
+    assert [r["cache"] for r in rows[1:5]] == ["same as line 2", "same as line 2", "miss",
+                                               "same as line 5"]
     assert rows[1]["confidence"] == rows[0]["confidence"] == "high"
 
     spent = json.loads(runner.invoke(main, ["credits", "--json"]).stdout)["lifetime"]["spent"]

@@ -1,14 +1,16 @@
 """``creditscope batch OPERATION FILE``: a list of requests at a price known before it runs.
 
-Every row is validated first (invalid rows are listed and never sent), identical
-rows are merged, and the rows the cache cannot answer are priced; then it asks
-(or ``--yes``), runs a few at a time inside the session budget with a progress
-bar, and writes one result row per input row (``--out``, CSV or JSON Lines).
-Ctrl+C stops cleanly: no new request starts, those in flight finish (a second
-Ctrl+C abandons them), what finished is written and cached, so running the
-same command again pays only for the rest.
-Exit codes: 0 done, 1 declined, 2 bad file or nothing valid, 3 stopped early
-(budget, key, credits), 130 interrupted.
+Before anything is sent: the file's encoding is settled (a byte that does not
+decode stops it, with its line and byte), ``--out`` is checked (not the input,
+writable), every row is validated (invalid rows are listed and never sent),
+identical rows are merged, and the rows the cache cannot answer are priced; then
+it asks (or ``--yes``), runs a few at a time inside the session budget with a
+progress bar, and writes one result row per input line (``--out``, CSV or JSON
+Lines). Ctrl+C at any moment exits 130: during the run no new request starts,
+those in flight finish (a second Ctrl+C abandons them), and what finished is
+written and cached, so running the same command again pays only for the rest.
+Exit codes: 0 done, 1 declined, 2 bad file, bad --out or nothing valid, 3 stopped
+early (budget, key, credits) or results not written, 130 interrupted.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import asyncio
 import contextlib
 import signal
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -27,6 +30,7 @@ from creditscope.wording import counted
 
 if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
     from creditscope.client.client import DataClient
+    from creditscope.support.batch_destination import ResultFile
     from creditscope.support.batch_input import BatchFile
     from creditscope.support.batch_plan import BatchPlan
     from creditscope.support.batch_run import BatchRun
@@ -40,10 +44,10 @@ INTERRUPTED = "interrupted (Ctrl+C)"
 
 def describe_plan(plan: BatchPlan, price_each: int, budget: int | None, spent: int) -> list[str]:
     """The lines shown before anything is spent: rows, invalid ones, the price."""
-    valid = plan.rows - plan.invalid
-    lines = [f"{counted(plan.rows, 'row')}: {valid} valid "
-             f"({len(plan.requests)} distinct, {counted(plan.duplicates, 'duplicate')} sent once)"
-             f", {plan.invalid} invalid"]
+    blank = f", {plan.blank} blank" if plan.blank else ""
+    lines = [f"{counted(plan.rows, 'row')}: {plan.valid} valid "
+             f"({plan.distinct} distinct, {counted(plan.duplicates, 'duplicate')} sent once)"
+             f", {plan.invalid} invalid{blank}"]
     for row, problem in plan.invalid_shown:
         lines.append(f"  {row.where}: {problem}")
     if plan.invalid > len(plan.invalid_shown):
@@ -61,87 +65,144 @@ def describe_plan(plan: BatchPlan, price_each: int, budget: int | None, spent: i
     return lines
 
 
+@dataclass(frozen=True)
+class Output:
+    """Where and how the results go: the checked ``--out`` and the Excel BOM choice."""
+
+    destination: ResultFile | None
+    excel: bool
+
+
 @click.command()
 @click.argument("operation")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--out", "out", type=click.Path(path_type=Path, allow_dash=True),
-              help="Write one result row per input row: .jsonl writes JSON Lines, else CSV; "
-                   "'-' writes CSV to stdout.")
+              help="Write one result row per input line: .jsonl writes JSON Lines, else CSV; "
+                   "'-' writes CSV to stdout. Never the input file.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before spending.")
 @click.option("--concurrency", default=4, show_default=True,
               type=click.IntRange(1, 16), help="Requests in flight at once.")
 @click.option("--ignore-extra-columns", is_flag=True,
-              help="Skip columns that are not parameters of OPERATION.")
-@click.option("--dry-run", is_flag=True, help="Validate and price only; send nothing.")
+              help="Skip columns that are not parameters of OPERATION (echoed in --out).")
+@click.option("--dry-run", is_flag=True,
+              help="Validate and price only; send nothing (--out gets each row's price).")
 @click.option("--allow-unknown-place", is_flag=True,
               help="Send rows whose location the built-in place list does not know "
                    "(a live service may know it; the sandbox finds nothing, and charges).")
+@click.option("--encoding", metavar="NAME",
+              help="The file's encoding when it is not UTF-8 or UTF-16 with a BOM "
+                   "(e.g. cp1252 for an old Windows export).")
+@click.option("--excel", is_flag=True,
+              help="Start a CSV --out with a UTF-8 BOM so Excel shows accents (automatic "
+                   "when the input had a BOM or was UTF-16).")
 def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency: int,
-            ignore_extra_columns: bool, dry_run: bool, allow_unknown_place: bool) -> None:
+            ignore_extra_columns: bool, dry_run: bool, allow_unknown_place: bool,
+            encoding: str | None, excel: bool) -> None:
     """Run OPERATION once per row of FILE (CSV with the parameters as columns, or JSON Lines).
 
     \b
     Example:
       creditscope batch professional_network/find_company companies.csv --out results.csv
     """
-    from creditscope.commands.settings_loading import command_settings
+    from creditscope.support.batch_destination import DestinationProblem, ResultFile
     from creditscope.support.batch_input import BatchFile, BatchFileProblem
-    from creditscope.support.batch_plan import plan_batch
-    from creditscope.wiring import build_client
 
     try:
         op = operations.get(operation)
     except KeyError as exc:
         raise click.UsageError(str(exc.args[0])) from None
     try:
-        source = BatchFile(file, op.name, ignore_extra=ignore_extra_columns)
-    except BatchFileProblem as exc:
-        raise click.UsageError(str(exc)) from None
-    settings = command_settings()
-    client = build_client(settings)
-    try:
-        click.echo(f"{file}: {source.description}", err=True)
         try:
-            plan = plan_batch(client, op.name, source, allow_unknown_place=allow_unknown_place)
-        except KeyboardInterrupt:
-            click.echo("Interrupted while checking the rows; nothing was sent.", err=True)
-            sys.exit(EXIT_INTERRUPTED)
-        spent = client.ledger.session_spent()
-        for line in describe_plan(plan, client.price_of(op.name), client.budget, spent):
-            click.echo(line, err=True)
-        if not plan.requests:
-            raise click.UsageError("no valid rows: nothing to run")
-        if dry_run:
-            click.echo("dry run: nothing was sent", err=True)
-            return
-        if plan.price and not yes and not click.confirm(
-            f"Spend up to {plan.price} credits?", default=False, err=True
-        ):
-            click.echo("Nothing was sent.", err=True)
-            sys.exit(EXIT_DECLINED)
-        code = _run_and_report(client, plan, source, out, concurrency)
-    finally:
-        client.ledger.close()
-        if client.cache is not None:
-            client.cache.close()
+            source = BatchFile(file, op.name, ignore_extra=ignore_extra_columns,
+                               encoding=encoding)
+            destination = ResultFile(out, file) if out is not None else None
+        except (BatchFileProblem, DestinationProblem) as exc:
+            raise click.UsageError(str(exc)) from None
+        code = _batch(source, Output(destination, excel), yes=yes, concurrency=concurrency,
+                      dry_run=dry_run, allow_unknown_place=allow_unknown_place)
+    except KeyboardInterrupt:  # click would say "Aborted!" and exit 1
+        click.echo("\nInterrupted (Ctrl+C); nothing more was sent.", err=True)
+        code = EXIT_INTERRUPTED
     if code:
         sys.exit(code)
 
 
-def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, out: Path | None,
+def _batch(source: BatchFile, output: Output, *, yes: bool, concurrency: int, dry_run: bool,
+           allow_unknown_place: bool) -> int:
+    from creditscope.commands.settings_loading import command_settings
+    from creditscope.support.batch_plan import plan_batch
+    from creditscope.wiring import build_client
+
+    client = build_client(command_settings())
+    try:
+        click.echo(f"{source.path}: {source.description}", err=True)
+        try:
+            plan = plan_batch(client, source.operation, source,
+                              allow_unknown_place=allow_unknown_place)
+        except KeyboardInterrupt:
+            click.echo("Interrupted while checking the rows; nothing was sent.", err=True)
+            return EXIT_INTERRUPTED
+        try:
+            return _decide_and_run(client, plan, source, output, yes=yes,
+                                   concurrency=concurrency, dry_run=dry_run)
+        finally:
+            plan.index.close()
+    finally:
+        client.ledger.close()
+        if client.cache is not None:
+            client.cache.close()
+
+
+def _decide_and_run(client: DataClient, plan: BatchPlan, source: BatchFile, output: Output,
+                    *, yes: bool, concurrency: int, dry_run: bool) -> int:
+    """Show the plan, then a dry run's results, the question, or the run itself."""
+    spent = client.ledger.session_spent()
+    for line in describe_plan(plan, client.price_of(plan.operation), client.budget, spent):
+        click.echo(line, err=True)
+    if dry_run or not plan.distinct:
+        _write(output, source, client, plan, not_run="", dry_run=True)
+        if not plan.distinct:
+            raise click.UsageError("no valid rows: nothing to run")
+        click.echo("dry run: nothing was sent", err=True)
+        return 0
+    if plan.price and not yes:
+        try:
+            agreed = _confirm(f"Spend up to {plan.price} credits?")
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted; nothing was sent.", err=True)
+            _write(output, source, client, plan, not_run=INTERRUPTED)
+            return EXIT_INTERRUPTED
+        if not agreed:
+            click.echo("Nothing was sent.", err=True)
+            return EXIT_DECLINED
+    return _run_and_report(client, plan, source, output, concurrency)
+
+
+def _confirm(question: str) -> bool:
+    """Yes or no on stderr; no input (EOF) is a no. Ctrl+C propagates (unlike click.confirm,
+    which turns it into "Aborted!" and exit 1)."""
+    click.echo(f"{question} [y/N]: ", nl=False, err=True)
+    try:
+        answer = input()
+    except EOFError:
+        click.echo(err=True)
+        return False
+    return answer.strip().lower() in ("y", "yes")
+
+
+def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, output: Output,
                     concurrency: int) -> int:
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from creditscope.support.batch_run import BatchRun
 
-    valid = plan.rows - plan.invalid
     progress = Progress(
         TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(),
         TextColumn("· {task.fields[credits]} cr spent"), TimeElapsedColumn(),
         console=Console(stderr=True), transient=False,
     )
-    task = progress.add_task("rows", total=valid, credits=0)
+    task = progress.add_task("rows", total=plan.valid, credits=0)
     run = BatchRun(client, plan, concurrency,
                    on_progress=lambda rows, credits: progress.update(
                        task, completed=rows, credits=credits))
@@ -156,23 +217,20 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, out:
     remedy = remedy_for(run.stopped_by) if run.stopped_by is not None else None
     why = f"{remedy.title.lower()}: {run.stopped}" if remedy is not None else run.stopped
     reason = INTERRUPTED if interrupted else (f"stopped: {why}" if run.stopped else "")
-    if out is not None:
-        _write(out, client, run, source, reason)
-    done = sum(plan.requests[key].rows for key in run.outcomes)
-    errors = sum(1 for outcome in run.outcomes.values() if outcome.status == "error")
+    written = _write(output, source, client, plan, not_run=reason or "not run")
     click.echo(
-        f"{done} of {valid} valid rows done · {run.spent} credits spent · "
-        f"{counted(errors, 'error')} · {plan.invalid} invalid", err=True)
+        f"{run.rows_done} of {plan.valid} valid rows done · {run.spent} credits spent · "
+        f"{counted(run.errors, 'error')} · {plan.invalid} invalid", err=True)
     if reason:
-        click.echo(f"{valid - done} rows not run: {reason}. Run the same command again to "
-                   "continue; finished rows come from the cache for free.", err=True)
+        click.echo(f"{plan.valid - run.rows_done} rows not run: {reason}. Run the same command "
+                   "again to continue; finished rows come from the cache for free.", err=True)
     if remedy is not None and run.stopped_by is not None:
         click.echo(remedy.step_for(run.stopped_by), err=True)
-    if out is None:
-        click.echo("Add --out results.csv to keep one result row per input row.", err=True)
+    if output.destination is None:
+        click.echo("Add --out results.csv to keep one result row per input line.", err=True)
     if interrupted:
         return EXIT_INTERRUPTED
-    return EXIT_STOPPED if run.stopped else 0
+    return EXIT_STOPPED if run.stopped or not written else 0
 
 
 async def _send_all(client: DataClient, run: BatchRun) -> None:
@@ -200,7 +258,9 @@ async def _send_all(client: DataClient, run: BatchRun) -> None:
             loop.remove_signal_handler(signal.SIGINT)
 
 
-def _write(out: Path, client: DataClient, run: BatchRun, source: BatchFile, not_run: str) -> None:
+def _write(output: Output, source: BatchFile, client: DataClient, plan: BatchPlan, *,
+           not_run: str, dry_run: bool = False) -> bool:
+    """Write one row per input line to ``--out`` (if given); False when that failed."""
     from creditscope.support.batch_output import (
         output_columns,
         output_format,
@@ -208,17 +268,23 @@ def _write(out: Path, client: DataClient, run: BatchRun, source: BatchFile, not_
         write_rows,
     )
 
-    columns = output_columns(run.plan.operation)
-    rows = result_rows(source, client, run, not_run=not_run or "not run")
-    if str(out) == "-":
-        write_rows(sys.stdout, "csv", columns, rows)
-        return
-    fmt = output_format(out)
+    destination = output.destination
+    if destination is None:
+        return True
+    columns = output_columns(source, plan.operation)
+    fmt = "csv" if destination.to_stdout else output_format(destination.path)
+    bom = fmt == "csv" and not destination.to_stdout and (
+        output.excel or source.encoding.from_excel)
+    rows = result_rows(source, client, plan, columns, not_run=not_run, dry_run=dry_run)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        with out.open("w", encoding="utf-8", newline="") as handle:
-            count = write_rows(handle, fmt, columns, rows)
+        count = destination.write(lambda handle: write_rows(handle, fmt, columns.all, rows),
+                                  bom=bom)
     except OSError as exc:
-        click.echo(f"error: cannot write {out}: {exc.strerror or exc}", err=True)
-        return
-    click.echo(f"Wrote {counted(count, 'row')} to {out} ({fmt.upper()}).", err=True)
+        click.echo(f"error: cannot write {destination.path}: {exc.strerror or exc}. The "
+                   "answers are cached: run again with another --out, free.", err=True)
+        return False
+    if not destination.to_stdout:
+        excel = ", with a BOM for Excel" if bom else ""
+        click.echo(f"Wrote {counted(count, 'row')} to {destination.path} "
+                   f"({fmt.upper()}{excel}).", err=True)
+    return True

@@ -1,75 +1,109 @@
-"""Writing a batch's results: one row per input row, in input order, CSV or JSON Lines.
+"""A batch's results: one row per input line, in input order, CSV or JSON Lines.
 
-Each output row has the row number, status, credits, cache state and error,
-the parameters as validated, and the key fields of the answer for its
-operation (``Operation.key_fields``; for a company lookup: the best match, its
-confidence, name similarity and website match). The input file is read again as a stream, so
+Each output row has the input's line number, status (``ok``, ``error``,
+``invalid``, ``blank``, ``not run``; ``valid`` in a dry run), credits, cache
+state and error; then the input's own columns as they were (a customer's ID
+column included), then the key fields of the answer for its operation
+(``Operation.key_fields``; for a company lookup: the best match, its confidence,
+name similarity and website match). Rows are never renumbered nor dropped, so a
+spreadsheet can be matched back line for line. The input file is read again as
+a stream and each row's outcome looked up in the plan's ``RequestIndex``, so
 output is written row by row whatever the file's size.
 """
 
 from __future__ import annotations
 
 import csv
+import functools
 import json
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from creditscope import operations
-from creditscope.client.validation import accepted_fields
-from creditscope.support.batch_input import InputRow
+from creditscope.support.batch_index import UniqueRequest
+from creditscope.support.batch_input import BatchFile, InputRow
 from creditscope.support.batch_plan import BatchPlan, request_key, row_request
-from creditscope.support.batch_run import BatchRun
 
 if TYPE_CHECKING:
     from creditscope.client.client import DataClient
 
-STATUS_COLUMNS = ("row", "status", "credits", "cache", "error")
+STATUS_COLUMNS = ("line", "status", "credits", "cache", "error")
 
 
-def output_columns(operation: str) -> tuple[str, ...]:
-    """Status columns, then the parameters, then the key fields (prefixed if names clash)."""
-    params = accepted_fields(operation)
-    keys = tuple(f"result_{name}" if name in params else name
+@dataclass(frozen=True)
+class OutputColumns:
+    """The output's column names: status, the input's own (echo), the answer's key fields."""
+
+    echo: tuple[str, ...]
+    keys: tuple[str, ...]
+
+    @property
+    def all(self) -> tuple[str, ...]:
+        return STATUS_COLUMNS + self.echo + self.keys
+
+
+def output_columns(source: BatchFile, operation: str) -> OutputColumns:
+    """The input's column names kept as written, and the key fields; a name that clashes
+    with an earlier column (case-insensitively) is prefixed ``input_`` or ``result_``."""
+    taken = {name.casefold() for name in STATUS_COLUMNS}
+    echo = tuple(f"input_{name}" if name.casefold() in taken else name
+                 for name in source.echo_columns)
+    taken |= {name.casefold() for name in echo}
+    keys = tuple(f"result_{name}" if name.casefold() in taken else name
                  for name in operations.get(operation).key_fields)
-    return STATUS_COLUMNS + params + keys
+    return OutputColumns(echo, keys)
 
 
 def result_rows(
-    rows: Iterable[InputRow], client: DataClient, run: BatchRun, *, not_run: str,
+    source: Iterable[InputRow], client: DataClient, plan: BatchPlan, columns: OutputColumns,
+    *, not_run: str, dry_run: bool = False,
 ) -> Iterator[dict[str, Any]]:
-    """One output row per input row; ``not_run`` says why a request without outcome was not."""
-    plan: BatchPlan = run.plan
-    params_names = accepted_fields(plan.operation)
-    op = operations.get(plan.operation)
-    for row in rows:
+    """One output row per input row; ``not_run`` says why a request without outcome was
+    not sent. In a dry run a valid row shows what it would cost instead."""
+    key_fields = operations.get(plan.operation).key_fields
+    # Outcomes no longer change; a bounded cache spares duplicates a lookup on disk.
+    find = functools.lru_cache(maxsize=4096)(plan.index.find)
+    for row in source:
+        out: dict[str, Any] = {"line": row.line, "credits": 0, "cache": "", "error": ""}
+        out.update(zip(columns.echo, row.echo, strict=False))
+        if row.blank:
+            out["status"] = "blank"
+            yield out
+            continue
         clean, problem = row_request(client, plan.operation, row,
                                      allow_unknown_place=plan.allow_unknown_place)
-        out: dict[str, Any] = {"row": row.number, "credits": 0, "cache": "", "error": ""}
-        shown = clean if clean is not None else row.params
-        for name in params_names:
-            out[name] = shown.get(name, "")
-        if clean is None:
-            out.update(status="invalid", error=problem)
+        request = None if clean is None else find(request_key(plan.operation, clean))
+        if request is None:  # invalid (or, for a file changed since, unknown: not sent)
+            out.update(status="invalid", error=problem or "changed since it was checked")
             yield out
             continue
-        key = request_key(plan.operation, clean)
-        outcome = run.outcomes.get(key)
-        if outcome is None:
-            out.update(status="not run", error=not_run)
+        first = request.first_line == row.line
+        if not first:
+            out["cache"] = f"same as line {request.first_line}"  # sent once, for the first
+        if dry_run:
+            out.update(status="valid", credits=request.cost if first else 0)
+            if first and not request.cost:
+                out["cache"] = "cached (free)"
             yield out
             continue
-        first = plan.requests[key].first_row
-        out.update(status=outcome.status, error=outcome.error, cache=outcome.cache)
-        if first == row.number:
-            out["credits"] = outcome.credits
-        else:
-            out["cache"] = f"same as row {first}"  # sent once, for the first row
-        if outcome.data is not None:
-            fields = op.keys_of(outcome.data, clean)
-            for name in op.key_fields:
-                out[f"result_{name}" if name in params_names else name] = fields.get(name)
-        yield out
+        yield _with_outcome(out, request, first, not_run, dict(zip(key_fields, columns.keys,
+                                                                    strict=True)))
+
+
+def _with_outcome(out: dict[str, Any], request: UniqueRequest, first: bool, not_run: str,
+                  key_columns: dict[str, str]) -> dict[str, Any]:
+    outcome = request.outcome
+    if outcome is None:
+        out.update(status="not run", error=not_run)
+        return out
+    out.update(status=outcome.status, error=outcome.error)
+    if first:
+        out.update(credits=outcome.credits, cache=outcome.cache)
+    for name, column in key_columns.items():
+        out[column] = outcome.fields.get(name)
+    return out
 
 
 def output_format(path: Path) -> str:
@@ -83,7 +117,8 @@ def write_rows(handle: TextIO, fmt: str, columns: tuple[str, ...],
     count = 0
     if fmt == "jsonl":
         for row in rows:
-            handle.write(json.dumps({c: row.get(c) for c in columns}, ensure_ascii=False) + "\n")
+            handle.write(json.dumps({c: row.get(c) for c in columns}, ensure_ascii=False,
+                                    default=str) + "\n")
             count += 1
         return count
     writer = csv.writer(handle, lineterminator="\n")

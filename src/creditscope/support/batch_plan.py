@@ -1,10 +1,10 @@
 """Before a batch spends anything: every row validated, identical rows merged, the rest priced.
 
 ``plan_batch`` reads the file once. Rows are the same request when their
-identities are (the operation table's folds, as the cache keys them). Memory
-grows with the number of *distinct* valid requests (their canonical parameters),
-never with the file's size in bytes; invalid rows are counted, and only the
-first few are kept to show.
+identities are (the operation table's folds, as the cache keys them). The
+distinct valid requests go to a ``RequestIndex`` on disk, so memory grows
+neither with the file's rows nor with its distinct requests; invalid rows are
+counted, and only the first few are kept to show.
 Prices and cache states come from the client (``DataClient.plan``), so a batch
 costs exactly what the same single calls would.
 """
@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 from creditscope import operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.place_check import place_refusal
+from creditscope.support.batch_index import RequestIndex
 from creditscope.support.batch_input import InputRow
 
 if TYPE_CHECKING:
@@ -35,45 +36,33 @@ def request_key(operation: str, clean: dict[str, Any]) -> str:
 
 
 @dataclass
-class UniqueRequest:
-    """One distinct request of the batch and the rows that asked for it."""
-
-    params: dict[str, Any]  # canonical, as validated
-    first_row: int
-    rows: int = 1
-    cost: int = 0  # credits it would spend now: 0 when a fresh cached answer exists
-
-
-@dataclass
 class BatchPlan:
-    """What a batch will do: its distinct requests, the invalid rows, and the price."""
+    """What a batch will do: its distinct requests (on disk), the invalid rows, the price."""
 
     operation: str
-    rows: int = 0
+    index: RequestIndex
+    rows: int = 0  # every line after the header, blank ones included
+    blank: int = 0
     invalid: int = 0
     invalid_shown: list[tuple[InputRow, str]] = field(default_factory=list)
-    requests: dict[str, UniqueRequest] = field(default_factory=dict)
     allow_unknown_place: bool = False  # send rows for places the gazetteer does not know
+    distinct: int = 0
+    to_send: int = 0  # distinct requests the cache cannot answer
+    price: int = 0  # credits the whole batch would spend now
+
+    @property
+    def valid(self) -> int:
+        return self.rows - self.blank - self.invalid
 
     @property
     def duplicates(self) -> int:
         """Valid rows answered by another row's request (sent once, free)."""
-        return self.rows - self.invalid - len(self.requests)
-
-    @property
-    def to_send(self) -> int:
-        """Distinct requests not answered by the cache."""
-        return sum(1 for request in self.requests.values() if request.cost)
+        return self.valid - self.distinct
 
     @property
     def cached(self) -> int:
         """Distinct requests the cache answers for free."""
-        return len(self.requests) - self.to_send
-
-    @property
-    def price(self) -> int:
-        """Credits the whole batch would spend now."""
-        return sum(request.cost for request in self.requests.values())
+        return self.distinct - self.to_send
 
 
 def row_request(
@@ -95,23 +84,31 @@ def plan_batch(
     client: DataClient, operation: str, rows: Iterable[InputRow], *,
     allow_unknown_place: bool = False,
 ) -> BatchPlan:
-    """Validate every row, merge identical ones, and price what is not cached; sends nothing."""
-    plan = BatchPlan(operation, allow_unknown_place=allow_unknown_place)
-    for row in rows:
-        plan.rows += 1
-        clean, problem = row_request(client, operation, row,
-                                     allow_unknown_place=allow_unknown_place)
-        if clean is None:
-            plan.invalid += 1
-            if len(plan.invalid_shown) < SHOWN_INVALID:
-                plan.invalid_shown.append((row, problem))
-            continue
-        key = request_key(operation, clean)
-        known = plan.requests.get(key)
-        if known is not None:
-            known.rows += 1
-        else:
-            plan.requests[key] = UniqueRequest(clean, row.number)
-    for request in plan.requests.values():
-        request.cost = client.plan(operation, request.params).cost
+    """Validate every row, merge identical ones, and price what is not cached; sends nothing.
+
+    The caller closes ``plan.index`` (a temporary file) when the batch is over."""
+    plan = BatchPlan(operation, RequestIndex(), allow_unknown_place=allow_unknown_place)
+    try:
+        plan.index.begin()
+        for row in rows:
+            plan.rows += 1
+            if row.blank:
+                plan.blank += 1
+                continue
+            clean, problem = row_request(client, operation, row,
+                                         allow_unknown_place=allow_unknown_place)
+            if clean is None:
+                plan.invalid += 1
+                if len(plan.invalid_shown) < SHOWN_INVALID:
+                    plan.invalid_shown.append((row, problem))
+                continue
+            plan.index.add(request_key(operation, clean), clean, row.line)
+        for request in plan.index.requests():
+            plan.index.set_cost(request.id, client.plan(operation, request.params).cost)
+        plan.index.commit()
+    except BaseException:  # Ctrl+C included: the temporary file goes with the plan
+        plan.index.close()
+        raise
+    plan.distinct = len(plan.index)
+    plan.to_send, plan.price = plan.index.totals()
     return plan

@@ -2,7 +2,8 @@
 
 ``BatchRun`` sends the plan's requests through the client's ordinary ``call``
 (validation, cache, retries and rate-limit handling of single calls) with at
-most ``concurrency`` in flight. Outcomes land in ``outcomes`` as they finish, so
+most ``concurrency`` in flight. Outcomes land in the plan's ``RequestIndex`` as
+they finish (only the answer's key fields: memory stays flat), so
 whatever stops the run (Ctrl+C, the budget, a revoked key) leaves everything
 finished so far in place, and in the cache, for the next run.
 
@@ -15,15 +16,17 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
+from creditscope import operations
 from creditscope.client.errors import (
     BudgetExceeded,
     CreditscopeError,
     InsufficientCredits,
     InvalidApiKey,
 )
+from creditscope.support.batch_index import Outcome, UniqueRequest
 from creditscope.support.batch_plan import BatchPlan
 
 if TYPE_CHECKING:
@@ -37,33 +40,22 @@ MAX_CONCURRENCY = 16
 
 
 @dataclass
-class Outcome:
-    """What one distinct request came to."""
-
-    status: str  # "ok" or "error"
-    credits: int = 0
-    cache: str = ""  # the CallRecord's cache state: hit, stale, miss, ...
-    error: str = ""
-    data: Any = None  # the parsed response, when ok (only its key fields are written out)
-
-
-@dataclass
 class BatchRun:
-    """One run of a plan; ``outcomes`` maps request keys to what they came to."""
+    """One run of a plan; each request's outcome goes to ``plan.index`` as it finishes."""
 
     client: DataClient
     plan: BatchPlan
     concurrency: int = DEFAULT_CONCURRENCY
     on_progress: Callable[[int, int], None] | None = None  # (rows done, credits spent)
-    outcomes: dict[str, Outcome] = field(default_factory=dict)
     spent: int = 0
     rows_done: int = 0
+    errors: int = 0  # distinct requests that came to an error
     stopped: str = ""  # why the run stopped early ("" when it did not)
     stopped_by: CreditscopeError | None = None  # the error that stopped it, if one did
 
     async def run(self) -> None:
         """Send every request not done yet; returns when all are done or the run stops."""
-        pending = iter([key for key in self.plan.requests if key not in self.outcomes])
+        pending = self.plan.index.requests(pending_only=True)  # shared by the workers
         budget: int | None = self.client.budget
         spent_before = self.client.ledger.session_spent()
         reserved = 0
@@ -84,10 +76,9 @@ class BatchRun:
 
         async def worker() -> None:
             nonlocal reserved
-            for key in pending:
+            for request in pending:
                 if self.stopped:
                     return
-                request = self.plan.requests[key]
                 if not await fits(request.cost):
                     self.stop(f"the session budget of {budget} credits is reached")
                     return
@@ -98,7 +89,7 @@ class BatchRun:
                     async with room:
                         # Spend is counted before the reservation is released: no gap.
                         if outcome is not None:
-                            self._finished(key, outcome, request.rows)
+                            self._finished(request, outcome)
                         reserved -= request.cost
                         room.notify_all()
 
@@ -127,15 +118,19 @@ class BatchRun:
         except CreditscopeError as exc:
             return _failed(exc)
         record = result.record
-        # The CLI has no call inspector: drop the raw body so a long run stays small.
+        # The CLI has no call inspector: drop what only one would show, so the session's
+        # records stay small over a long run.
         record.raw_body = None
         record.response_headers = {}
-        return Outcome("ok", record.credits_charged, str(record.cache), "", result.data)
+        record.request_headers = {}
+        fields = operations.get(self.plan.operation).keys_of(result.data, params)
+        return Outcome("ok", record.credits_charged, str(record.cache), "", fields)
 
-    def _finished(self, key: str, outcome: Outcome, rows: int) -> None:
-        self.outcomes[key] = outcome
+    def _finished(self, request: UniqueRequest, outcome: Outcome) -> None:
+        self.plan.index.finish(request.id, outcome)
         self.spent += outcome.credits
-        self.rows_done += rows
+        self.rows_done += request.rows
+        self.errors += outcome.status == "error"
         if self.on_progress is not None:
             self.on_progress(self.rows_done, self.spent)
 

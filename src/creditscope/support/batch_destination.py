@@ -1,0 +1,95 @@
+"""Where ``batch --out`` writes, checked before anything is sent, written whole at the end.
+
+The checks run before the first request: ``--out`` naming the input itself (also
+through a symlink or a hard link) would destroy the customer's list, and a
+directory that cannot be written would only be found after spending. The results
+go to a temporary file beside the target and replace it in one step, so an
+earlier results file survives a declined or failed run intact.
+
+For Excel, a CSV starts with a UTF-8 byte-order mark (Excel reads UTF-8 without
+one as the local code page): when the input came from Excel (it had a BOM or was
+UTF-16) or ``--excel`` is given.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import sys
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+from typing import TextIO
+
+STDOUT = "-"
+
+
+class DestinationProblem(ValueError):
+    """``--out`` cannot be used; the message says why (nothing has been sent)."""
+
+
+class ResultFile:
+    """A checked ``--out``: ``write`` streams rows into it (``-``: standard output)."""
+
+    def __init__(self, out: Path, source: Path) -> None:
+        self.path = out
+        self.to_stdout = str(out) == STDOUT
+        if not self.to_stdout:
+            _check(out, source)
+
+    def write(self, fill: Callable[[TextIO], int], *, bom: bool) -> int:
+        """Call ``fill`` with an open text handle; returns what it returns (rows written).
+        The target is replaced only once ``fill`` has finished."""
+        if self.to_stdout:
+            return fill(sys.stdout)
+        handle, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".partial",
+                                        dir=self.path.parent)
+        temporary = Path(name)
+        try:
+            with open(handle, "w", encoding="utf-8-sig" if bom else "utf-8",
+                      newline="") as text:
+                count = fill(text)
+            temporary.chmod(_mode_for(self.path))
+            temporary.replace(self.path)
+        except BaseException:
+            temporary.unlink(missing_ok=True)
+            raise
+        return count
+
+
+def _check(out: Path, source: Path) -> None:
+    if _same_file(out, source):
+        raise DestinationProblem(
+            f"--out {out} is the input file: writing results there would destroy it. "
+            "Name another file, e.g. --out results.csv")
+    if out.is_dir():
+        raise DestinationProblem(f"--out {out} is a directory; name a file in it")
+    if any(parent.is_file() for parent in out.parents):
+        raise DestinationProblem(f"--out {out}: {out.parent} is a file, not a directory")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        handle, probe = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
+    except OSError as exc:
+        raise DestinationProblem(
+            f"--out {out}: cannot write in {out.parent} ({exc.strerror or exc})") from None
+    os.close(handle)
+    Path(probe).unlink()
+    if out.exists() and not os.access(out, os.W_OK):
+        raise DestinationProblem(f"--out {out} exists and is read-only")
+
+
+def _same_file(out: Path, source: Path) -> bool:
+    if out.resolve() == source.resolve():  # the same path, through symlinks too
+        return True
+    with contextlib.suppress(OSError):
+        return os.path.samefile(out, source)  # a hard link
+    return False
+
+
+def _mode_for(path: Path) -> int:
+    """An existing file's mode, else what a plain ``open`` would give (0666 less umask)."""
+    with contextlib.suppress(OSError):
+        return path.stat().st_mode & 0o777
+    umask = os.umask(0)
+    os.umask(umask)
+    return 0o666 & ~umask

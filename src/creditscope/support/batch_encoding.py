@@ -1,0 +1,190 @@
+"""A batch file's text encoding, settled before a single row is read or sent.
+
+Spreadsheets save UTF-8 with or without a byte-order mark, Excel's "Unicode
+text" is UTF-16 with a BOM, and an old export is often Windows-1252. The whole
+file is decoded once, as a stream (constant memory), before anything else
+happens: a byte that does not decode stops the batch there with its exact line
+and byte and a likely encoding to re-run with (``--encoding``), instead of the
+CSV reader giving up halfway through a run that was already paid for.
+"""
+
+from __future__ import annotations
+
+import codecs
+import io
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TextIO
+
+_CHUNK = 1 << 16
+_BOMS = (  # longest first: a UTF-32 BOM begins like UTF-16's
+    (codecs.BOM_UTF8, "utf-8", "UTF-8 with a BOM"),
+    (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 (little-endian, with a BOM)"),
+    (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 (big-endian, with a BOM)"),
+)
+# Encodings a guess may name: those spreadsheets and old exports really use. A guess
+# outside these (charset-normalizer calls short Cyrillic text Korean) is not offered.
+_LIKELY = ("cp1252", "cp1250", "cp1251", "latin_1", "iso8859_15", "mac_roman", "cp850",
+           "utf_16_le", "utf_16_be")
+_SAMPLE_LIMIT = 1 << 16  # bytes of non-ASCII lines handed to the guess
+
+
+class EncodingProblem(ValueError):
+    """The file does not decode; the message names the line, the byte and what to do."""
+
+
+@dataclass(frozen=True)
+class TextEncoding:
+    """How to read a file: its codec after the BOM, the BOM itself, and a label."""
+
+    codec: str  # a Python codec for the bytes after ``bom``: "utf-8", "utf-16-le", "cp1252"
+    bom: bytes = b""
+    label: str = "UTF-8"
+
+    @property
+    def from_excel(self) -> bool:
+        """A BOM or UTF-16: what Excel writes, and so what it should get back."""
+        return bool(self.bom) or self.codec.startswith("utf-16")
+
+    def open(self, path: Path) -> TextIO:
+        """The file as text after its BOM (strict: ``detect_encoding`` checked it all)."""
+        raw = path.open("rb")
+        raw.seek(len(self.bom))
+        # newline="": the csv module handles \r\n and quoted line breaks itself.
+        return io.TextIOWrapper(raw, encoding=self.codec, newline="")
+
+
+def detect_encoding(path: Path, forced: str | None = None) -> TextEncoding:
+    """The file's encoding: its BOM, else UTF-8, else ``forced`` (``--encoding``).
+
+    Raises ``EncodingProblem`` when the file does not decode, and ``LookupError``
+    for a ``forced`` name Python does not know.
+    """
+    with path.open("rb") as handle:
+        head = handle.read(4)
+    sniffed = next((TextEncoding(codec, bom, label) for bom, codec, label in _BOMS
+                    if head.startswith(bom)), None)
+    encoding = sniffed or TextEncoding("utf-8")
+    if forced is not None:
+        name = codecs.lookup(forced).name
+        # --encoding utf-8 / utf-16 on a file with its BOM: the BOM says the rest.
+        if sniffed is None or _family(name) != _family(sniffed.codec):
+            encoding = TextEncoding(name, b"", f"{forced} (--encoding)")
+    _check_decodes(path, encoding, forced is not None)
+    return encoding
+
+
+def _family(codec: str) -> str:
+    """``utf-8`` for utf-8 and utf-8-sig, ``utf-16`` for any UTF-16; else the codec."""
+    for family in ("utf-8", "utf-16"):
+        if codec.replace("_", "-").startswith(family):
+            return family
+    return codec
+
+
+def _check_decodes(path: Path, encoding: TextEncoding, forced: bool) -> None:
+    """Decode the whole file once; the first bad byte (or NUL) raises ``EncodingProblem``."""
+    decoder = codecs.getincrementaldecoder(encoding.codec)()
+    offset = len(encoding.bom)  # file offset of the next byte fed to the decoder
+    line, line_start = 1, 0  # the current line and the file offset it starts at
+    wide = encoding.codec.startswith("utf-16")
+    with path.open("rb") as handle:
+        handle.seek(offset)
+        while True:
+            chunk = handle.read(_CHUNK)
+            nul = -1 if wide else chunk.find(b"\0")
+            if nul >= 0:  # valid UTF-8, but no spreadsheet writes it: UTF-16 without a BOM
+                line, _ = _line_at(path, encoding, offset + nul, line, line_start)
+                raise EncodingProblem(
+                    f"{path}: line {line}: a NUL byte: this looks like UTF-16 saved without "
+                    "a byte-order mark; re-run with --encoding utf-16-le (nothing was sent)")
+            held = len(decoder.getstate()[0])  # bytes of a character cut by the last chunk
+            try:
+                text = decoder.decode(chunk, final=not chunk)
+            except UnicodeDecodeError as exc:
+                bad = offset - held + exc.start
+                line, line_start = _line_at(path, encoding, bad, line, line_start)
+                raise EncodingProblem(_not_decoded(path, encoding, forced, line,
+                                                   bad - line_start + 1, bad)) from None
+            line, line_start = _advance(encoding, text, offset - held, line, line_start)
+            offset += len(chunk)
+            if not chunk:
+                return
+
+
+def _advance(encoding: TextEncoding, text: str, start: int, line: int,
+             line_start: int) -> tuple[int, int]:
+    """``(line, file offset of that line)`` after ``text``, decoded from offset ``start``."""
+    last = text.rfind("\n")
+    if last < 0:
+        return line, line_start
+    before = text[: last + 1]
+    return line + before.count("\n"), start + len(before.encode(encoding.codec))
+
+
+def _line_at(path: Path, encoding: TextEncoding, bad: int, line: int,
+             line_start: int) -> tuple[int, int]:
+    """The line holding file offset ``bad``, counting on from ``line`` at ``line_start``."""
+    with path.open("rb") as handle:
+        handle.seek(line_start)
+        valid = handle.read(bad - line_start)
+    text = valid.decode(encoding.codec, errors="replace")
+    return _advance(encoding, text, line_start, line, line_start)
+
+
+def _not_decoded(path: Path, encoding: TextEncoding, forced: bool, line: int, byte: int,
+                 offset: int) -> str:
+    where = f"{path}: line {line}, byte {byte} (offset {offset} in the file)"
+    name = encoding.codec.upper() if not forced else encoding.codec
+    if forced:
+        return f"{where}: not {name} text; check --encoding (nothing was sent)"
+    guess = likely_encoding(_non_ascii_sample(path))
+    if guess is None:
+        hint = ("re-save it as UTF-8 (\"CSV UTF-8\" in Excel), or name its encoding with "
+                "--encoding (cp1252 for most Windows exports)")
+        return f"{where}: not {name} text; {hint} (nothing was sent)"
+    return (f"{where}: not {name} (looks like {_described(guess)}); re-run with "
+            f"--encoding {guess}, or re-save it as UTF-8 (nothing was sent)")
+
+
+def _described(codec: str) -> str:
+    return {"cp1252": "cp1252/Latin-1, Windows Western European",
+            "cp1250": "cp1250, Windows Central European",
+            "cp1251": "cp1251, Windows Cyrillic",
+            "mac_roman": "Mac Roman"}.get(codec, codec)
+
+
+def _non_ascii_sample(path: Path) -> bytes:
+    """The file's lines holding a non-ASCII byte, up to a limit: what the guess needs."""
+    sample = bytearray()
+    with path.open("rb") as handle:
+        for raw in handle:
+            if not raw.isascii():
+                sample += raw
+                if len(sample) >= _SAMPLE_LIMIT:
+                    break
+    return bytes(sample)
+
+
+def likely_encoding(sample: bytes) -> str | None:
+    """A common encoding that reads ``sample``; cp1252 when it is among the candidates,
+    since most such files are Windows exports (and it is Latin-1's superset)."""
+    if not sample:
+        return None
+    from charset_normalizer import from_bytes  # imported only on this error path
+
+    candidates = [match.encoding for match in from_bytes(sample)]
+    common = [name for name in candidates if name in _LIKELY]
+    if not common:
+        return None
+    if "cp1252" in common or _same_text(sample, common[0], "cp1252"):
+        return "cp1252"
+    return "latin-1" if common[0] == "latin_1" else common[0].replace("_", "-")
+
+
+def _same_text(sample: bytes, codec: str, other: str) -> bool:
+    """Whether both codecs read ``sample`` as the same text (then either name is right)."""
+    try:
+        return sample.decode(codec) == sample.decode(other)
+    except UnicodeDecodeError:
+        return False
