@@ -3,7 +3,7 @@ params)`` is a ``Result[RestaurantSearch]``), and the questions a screen asks be
 spending (price, cache state, the planned request).
 
 Every call runs the pipeline in ``client/pipeline.py`` (validation -> cache ->
-budget -> single-flight -> network with retries -> typed model) and yields a
+single-flight -> budget -> network with retries -> typed model) and yields a
 ``CallRecord`` that the ledger keeps. The same code talks to the live service
 over HTTPS and to the sandbox in-process (an ASGI transport). It never prints
 and never stores the key.

@@ -1,6 +1,6 @@
 """The request pipeline every call goes through, in order: local validation ->
-cache lookup -> offline / key / budget checks -> single-flight -> send (with
-retries) -> cache store -> ledger record.
+identity and cache lookup -> offline / key checks -> single-flight -> budget
+reservation -> send (with retries) -> cache store -> ledger record -> reconcile.
 
 ``CallPipeline`` holds the client's state (HTTP pool, cache, ledger, prices,
 TTLs, budget) and its one ``call``: given a typed operation (``operations.RESTAURANT_SEARCH``)

@@ -7,7 +7,7 @@ frame never pays for them.
 
 Adding an area is one line in ``NAV_ENTRIES``::
 
-    NavEntry("reviews", "Reviews", "7", "creditscope.tui.screens.reviews:ReviewsScreen"),
+    NavEntry("reviews", "Reviews", "8", "creditscope.tui.screens.reviews:ReviewsScreen"),
 
 The screen class should subclass :class:`creditscope.tui.screens.base.AreaScreen`
 so it gets the header, the credit meter, the nav bar and the footer.
