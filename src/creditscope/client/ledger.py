@@ -328,10 +328,10 @@ class CreditLedger:
 
     def session_totals(self) -> Totals:
         """Totals of this process's calls."""
-        totals = Totals(remaining=self.remaining, possibly_charged=sum(
-            p.credits for p in self.possible_charges(session=self.session_id)))
-        for rec in list(self.session_records):
-            totals.add(rec.operation, rec.credits_charged, rec.credits_saved, not rec.ok)
+        totals = self.session.totals_now()  # counted as records arrived
+        totals.remaining = self.remaining
+        totals.possibly_charged = sum(
+            p.credits for p in self.possible_charges(session=self.session_id))
         return totals
 
     def lifetime_totals(self) -> Totals:

@@ -16,12 +16,14 @@ the service's balance (``X-Credits-Remaining``) settles it.
 
 from __future__ import annotations
 
+import copy
 import threading
 import uuid
 from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from typing import Any, TypeVar, cast
 
+from creditscope.client.ledger_totals import Totals
 from creditscope.client.records import CallRecord
 
 T = TypeVar("T")
@@ -47,11 +49,18 @@ class Reservation:
 
 
 class SpendSession:
-    """One process's session: its records, reservations and subscribers (thread-safe)."""
+    """One process's session: its records, reservations and subscribers (thread-safe).
 
-    def __init__(self) -> None:
+    ``keep_records`` bounds the records held in memory (a batch of 100,000 distinct
+    requests must not hold 100,000 records); the totals and the spend stay exact, as
+    they are counted as records arrive. None keeps every record (the explorer's
+    Activity lists them)."""
+
+    def __init__(self, keep_records: int | None = None) -> None:
         self.session_id = uuid.uuid4().hex
         self.records: list[CallRecord] = []
+        self.totals = Totals()  # every record's, kept or not
+        self._keep = keep_records
         self.remaining: int | None = None  # latest balance the service reported
         self._reserved = 0
         self._uncertain = 0
@@ -75,7 +84,12 @@ class SpendSession:
             return self._spent_locked()
 
     def _spent_locked(self) -> int:
-        return sum(rec.credits_charged for rec in self.records)
+        return self.totals.spent
+
+    def totals_now(self) -> Totals:
+        """A copy of the session's totals (every record's, kept in memory or not)."""
+        with self._lock:
+            return copy.deepcopy(self.totals)
 
     @property
     def held(self) -> int:
@@ -132,6 +146,9 @@ class SpendSession:
         """Append ``rec`` (and turn its reservation into the charge, in one step)."""
         with self._lock:
             self.records.append(rec)
+            self.totals.add(rec.operation, rec.credits_charged, rec.credits_saved, not rec.ok)
+            if self._keep is not None and len(self.records) > 2 * self._keep:
+                del self.records[:-self._keep]  # trimmed in batches: amortised O(1)
             if reservation is not None:
                 self._release_locked(reservation)
             if rec.remaining is not None:

@@ -129,11 +129,13 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
 
 def _batch(source: BatchFile, output: Output, *, yes: bool, concurrency: int, dry_run: bool,
            allow_unknown_place: bool) -> int:
+    from creditscope.client.session import SpendSession
     from creditscope.commands.settings_loading import command_settings
     from creditscope.support.batch_plan import plan_batch
     from creditscope.wiring import build_client
 
-    client = build_client(command_settings())
+    # The ledger file keeps every call; memory keeps the last few hundred (flat RSS).
+    client = build_client(command_settings(), session=SpendSession(keep_records=500))
     try:
         click.echo(f"{source.path}: {source.description}", err=True)
         try:
