@@ -18,8 +18,10 @@ def fold_case(text: str) -> str:
     ``"Société"`` -> ``"societe"``."""
     if text.isascii():  # most names: no accents to strip
         return text.lower()
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(ch for ch in decomposed if not unicodedata.combining(ch)).casefold()
+    # Case first: some marks fold to letters (Greek's iota subscript in "ᾀ" is "ι" once
+    # case-folded, as in its capital "ἈΙ"), so stripping marks first would lose them.
+    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def fold(text: str) -> str:

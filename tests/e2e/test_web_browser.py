@@ -76,7 +76,7 @@ def test_explorer_in_a_browser(tmp_path: Path, isolated_dirs: dict[str, Path]) -
                 page.wait_for_timeout(400)
                 mark = stream.mark()
                 page.keyboard.press("5")
-                stream.wait_for("Filter calls", since=mark)  # the Activity screen
+                stream.wait_for("Search every session", since=mark)  # the Activity screen
 
                 page.keyboard.press("Escape")
                 page.wait_for_timeout(400)

@@ -67,7 +67,7 @@ async def test_a_tab_cannot_change_the_service_nor_write_files_on_the_server(
             await tab.keys(ESCAPE, "4")
             await tab.wait_for("/restaurants/search")
             await tab.keys(ESCAPE, "5")
-            await tab.wait_for("Filter calls")
+            await tab.wait_for("Search every session")
             await tab.keys("s")
             await tab.wait_for("your browser downloads it")
             await tab.keys(CTRL_A, CTRL_K)
