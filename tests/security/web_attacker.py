@@ -180,7 +180,7 @@ class Tab:
             if key == "\x1b":
                 # A loaded machine may read Escape and the next key as one Alt+key: wait
                 # for the frame Escape paints (or a second) before the next key.
-                deadline = time.monotonic() + 1.0
+                deadline = time.monotonic() + 0.5
                 while self.mark() == mark and time.monotonic() < deadline:
                     await asyncio.sleep(0.05)
                 await asyncio.sleep(0.1)

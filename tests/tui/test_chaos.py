@@ -41,7 +41,7 @@ from pilot_support import settle
 from .conftest import FROZEN_NOW
 from .screen_text import visible_text
 
-EXAMPLES = int(os.environ.get("CREDITSCOPE_CHAOS_EXAMPLES", "4"))
+EXAMPLES = int(os.environ.get("CREDITSCOPE_CHAOS_EXAMPLES", "2"))
 STEPS = int(os.environ.get("CREDITSCOPE_CHAOS_STEPS", "18"))
 RANDOM = bool(os.environ.get("CREDITSCOPE_CHAOS_RANDOM"))  # `make chaos`: new seeds each run
 START_CREDITS = 10_000

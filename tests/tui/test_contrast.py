@@ -59,8 +59,11 @@ def test_filled_controls_carry_readable_text(theme: str) -> None:
         assert ratio >= TEXT_MINIMUM, f"{name} {fill.hex}: {ratio:.2f}"
 
 
-@pytest.mark.parametrize("size", ["80x24", "120x36"])
-@pytest.mark.parametrize("theme", [DARK_THEME, LIGHT_THEME])
+# Both themes at 80x24, where boxes and buttons are one line high; the views a larger
+# terminal draws differently, in the default theme (the light one at that size draws
+# the same colours on the same widgets).
+@pytest.mark.parametrize(("theme", "size"), [(DARK_THEME, "80x24"), (LIGHT_THEME, "80x24"),
+                                             (DARK_THEME, "120x36")])
 async def test_every_view_is_readable(make_app: MakeApp, theme: str, size: str) -> None:
     app = make_app(theme=theme)
     only = TOUR_AT_FULL_SIZE if size == "120x36" else ()
