@@ -102,3 +102,16 @@ def test_import_har_lists_a_browser_exports_requests_with_prices(
     assert "SECRET" not in text
     missing = run("import-har", str(CHROME_EXPORT.with_name("missing.har")))
     assert missing.exit_code == 2 and "Cannot read" in missing.output
+
+
+def test_a_session_divider_names_when_it_was_not_only_its_id() -> None:
+    from datetime import UTC, datetime
+
+    from creditscope.client.history import HistoryEntry
+    from creditscope.commands.history import history_lines
+
+    at = datetime(2026, 11, 24, 14, 2, tzinfo=UTC)
+    entry = HistoryEntry(1, "dfb85127" + "0" * 24, at, "restaurants/search", "GET",
+                         {"location": "Lisbon"}, 200, "miss", 2, 0, None, 9_998, None)
+    divider = history_lines([entry])[0]
+    assert divider == f"── session dfb85127 · {at.astimezone():%a %d %b %H:%M} ──"

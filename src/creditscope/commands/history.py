@@ -49,7 +49,8 @@ def history_lines(entries: list[HistoryEntry]) -> list[str]:
     for entry in entries:
         if entry.session != session:
             session = entry.session
-            lines.append(f"── session {session[:8]} ──")
+            # Its time reads at a glance; the id matches the explorer's and the HAR's.
+            lines.append(f"── session {session[:8]} · {entry.at.astimezone():%a %d %b %H:%M} ──")
         result = entry.outcome if entry.status is None else f"{entry.outcome} {entry.status}"
         if entry.error_code:
             result += f" {entry.error_code}"
