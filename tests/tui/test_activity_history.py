@@ -24,6 +24,7 @@ from creditscope.wiring import build_client
 from pilot_support import settle
 
 from .conftest import SIZE
+from .screen_text import footer_text
 
 CHROME_EXPORT = Path(__file__).parents[1] / "support" / "fixtures" / "chrome-export.har"
 
@@ -141,6 +142,32 @@ def customer_har(tmp_path: Path) -> Path:
     path.write_text(CHROME_EXPORT.read_text().replace("https://api.dataservice.example",
                                                       SANDBOX_BASE_URL))
     return path
+
+
+async def test_a_past_call_refused_as_invalid_offers_no_paid_retry_and_a_miss_clears(
+    settings: Settings,
+) -> None:
+    from creditscope.client.errors import InvalidRequest
+
+    with pytest.raises(InvalidRequest):  # refused before sending, free
+        await earlier_session(settings, ("professional_network/find_company", {"name": ""}))
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        table = app.screen.query_one("#activity-table", DataTable)
+        assert table.cursor_row == 1  # the call the inspector shows, not its divider
+        assert "nothing to re-fetch" in text_of(app, "#response-detail")
+        assert not app.screen.query_one("#activity-refetch", PriceButton).display
+        assert "Replay" in footer_text(app) and "Replay · 10 cr" not in footer_text(app)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert not app.screen_stack[-1].is_modal  # no spend confirmation for it
+
+        app.screen.query_one("#activity-filter", Input).value = "zzzz"
+        await settle(pilot)
+        assert "No call matches" in text_of(app, "#activity-empty")
+        assert text_of(app, "#request-detail") == ""  # not the call no longer listed
+        assert app.screen.selected is None  # type: ignore[attr-defined]
 
 
 async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
