@@ -189,7 +189,7 @@ async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
         assert "4 entries for 3 other hosts skipped" in text_of(app, "#har-summary")
         listed = [tuple(str(c) for c in app.screen.query_one(DataTable).get_row_at(i))
                   for i in range(4)]
-        assert [(row[2], row[4]) for row in listed[:3]] == [
+        assert [(row[2], row[3]) for row in listed[:3]] == [
             ("professional_network/find_company", "10 cr"), ("restaurants/search", "2 cr"),
             ("restaurants/details", "2 cr")]
         assert "Fetching every request not cached: 14 cr" in text_of(app, "#har-total")
@@ -198,6 +198,28 @@ async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
         assert app.current_mode == "restaurants"
         assert app.screen.query_one("#location", Input).value == "Lisbon"
         assert client_of(app).ledger.session_records == []  # nothing was sent
+
+
+async def test_a_hars_prices_are_in_view_at_80_columns(
+    settings: Settings, customer_har: Path,
+) -> None:
+    app = explorer(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot)
+        app.push_screen(HarImportScreen(customer_har))
+        await settle(pilot)
+        table = app.screen.query_one("#har-table", DataTable)
+        assert table.row_count == 4
+        now_ends = 0
+        for column in table.ordered_columns:
+            now_ends += column.get_render_width(table)
+            if str(column.label) == "Now":
+                break
+        assert now_ends <= table.scrollable_content_region.width  # no scrolling to see it
+        assert str(table.get_row_at(3)[3]) == "not a request"  # /favicon.ico; why, below
+        await pilot.press("down", "down", "down")
+        await settle(pilot)
+        assert "favicon.ico" in text_of(app, "#har-detail")
 
 
 def test_sessions_are_divided_and_older_pages_offered() -> None:
