@@ -167,7 +167,27 @@ async def test_a_past_call_refused_as_invalid_offers_no_paid_retry_and_a_miss_cl
         await settle(pilot)
         assert "No call matches" in text_of(app, "#activity-empty")
         assert text_of(app, "#request-detail") == ""  # not the call no longer listed
+        assert not app.screen.query_one("#inspector").display
         assert app.screen.selected is None  # type: ignore[attr-defined]
+
+
+async def test_an_empty_activity_says_how_to_fill_it_and_offers_no_call_actions(
+    settings: Settings,
+) -> None:
+    app = explorer(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot)
+        empty = text_of(app, "#activity-empty")
+        assert "No calls yet" in empty and "this session" not in empty.split(".")[0]
+        assert "(2)" in empty and "(i)" in empty  # what to press to make one
+        assert not app.screen.query_one("#inspector").display  # no empty panes
+        def usable(key: str) -> bool:
+            return app.screen.active_bindings[key].enabled
+
+        assert not any(usable(key) for key in ("c", "y", "s", "ctrl+r", "l", "x"))  # dimmed
+        await client_of(app).call("restaurants/search", {"location": "Lisbon"})
+        await settle(pilot)
+        assert all(usable(key) for key in ("c", "y", "s", "ctrl+r", "l", "x"))
 
 
 async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(

@@ -40,6 +40,12 @@ from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 from creditscope.wording import counted
 
+EMPTY = ("No calls yet. Look up events (1), a company (2) or restaurants (3), or import a "
+         "customer's request (i): every call, this session's, earlier ones' and "
+         "`creditscope call`'s, is listed here with its request, price and answer.")
+# Actions on the selected call: dimmed while none is (an empty list, no match).
+NEED_A_CALL = {"copy_code", "copy_json", "save_json", "replay", "label", "export_har"}
+
 # The command palette's inspector actions: title, help, the action it runs.
 PALETTE = (
     ("Copy as curl", "Copy the selected call as a curl command", "copy_code('curl')"),
@@ -87,8 +93,7 @@ class ActivityScreen(AreaScreen):
             yield TextInput(placeholder="Search every session (operation, params, outcome, "
                                         "date, label)…", id="activity-filter")
         yield DataTable(id="activity-table", cursor_type="row", zebra_stripes=True)
-        yield Static("No calls yet this session. Calls from any screen appear here.",
-                     id="activity-empty", classes="empty")
+        yield Static(EMPTY, id="activity-empty", classes="empty")
         with Horizontal(id="inspector"):
             with VerticalScroll(id="request-pane", classes="pane"):
                 yield Label("Request", classes="pane-title")
@@ -129,6 +134,13 @@ class ActivityScreen(AreaScreen):
             return None  # refused before sending: replaying it is free (and refused)
         return prices.always_charged(host_of(self), self.selected.operation)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Copy, save, replay, label and export work once a call is selected: until then
+        dimmed (still listed in help, so they can be found)."""
+        if action in NEED_A_CALL and self.selected is None:
+            return None
+        return super().check_action(action, parameters)
+
     def records(self) -> list[CallRecord]:
         """This session's calls, newest first."""
         client = host_of(self).client
@@ -159,7 +171,8 @@ class ActivityScreen(AreaScreen):
             table.add_row(*row_cells(item))
         empty = self.query_one("#activity-empty", Static)
         empty.display = not self._shown
-        table.display = bool(self._shown)
+        # Empty panes say nothing: with no call listed, only what to do shows.
+        table.display = self.query_one("#inspector").display = bool(self._shown)
         if search and not self._shown:
             empty.update("No call matches the search. Clear it (Ctrl+U in the box) to list "
                          "every call.")
@@ -335,8 +348,8 @@ class ActivityScreen(AreaScreen):
         self.notify(f"{record.operation} replayed.", title="Replayed")
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        """Inspector actions for the command palette."""
-        for title, help_text, action in PALETTE:
+        """Inspector actions for the command palette (once a call is selected)."""
+        for title, help_text, action in PALETTE if self.selected is not None else ():
             yield PaletteCommand(title, help_text, partial(self.run_action, action))
 
     def action_label(self) -> None:
