@@ -190,6 +190,23 @@ async def test_an_empty_activity_says_how_to_fill_it_and_offers_no_call_actions(
         assert all(usable(key) for key in ("c", "y", "s", "ctrl+r", "l", "x"))
 
 
+async def test_the_arrow_keys_step_over_session_dividers(settings: Settings) -> None:
+    await earlier_session(settings, ("restaurants/search", {"location": "Oslo"}))
+    await earlier_session(settings, ("restaurants/search", {"location": "Porto"}))
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        table = app.screen.query_one("#activity-table", DataTable)
+        assert [row[1].startswith("──") for row in rows(app)] == [True, False, True, False]
+        assert table.cursor_row == 1
+        await pilot.press("down")  # past the second session's divider, onto its call
+        await settle(pilot)
+        assert table.cursor_row == 3 and "Oslo" in text_of(app, "#request-detail")
+        await pilot.press("up")
+        await settle(pilot)
+        assert table.cursor_row == 1 and "Porto" in text_of(app, "#request-detail")
+
+
 async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
     settings: Settings, customer_har: Path,
 ) -> None:

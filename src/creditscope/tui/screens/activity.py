@@ -32,7 +32,14 @@ from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.activity_copy import Language, copy_as
 from creditscope.tui.screens.activity_inspector import Inspected, as_record, inspect_record, reopen
-from creditscope.tui.screens.activity_rows import COLUMNS, MorePast, PastPages, arrange, row_cells
+from creditscope.tui.screens.activity_rows import (
+    COLUMNS,
+    MorePast,
+    PastPages,
+    SessionDivider,
+    arrange,
+    row_cells,
+)
 from creditscope.tui.screens.activity_tickets import ask_and_save, relabel, save_har
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
@@ -205,10 +212,16 @@ class ActivityScreen(AreaScreen):
 
     @on(DataTable.RowHighlighted, "#activity-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if 0 <= event.cursor_row < len(self._shown):
-            item = self._shown[event.cursor_row]
-            if isinstance(item, CallRecord | HistoryEntry):
-                self.inspect(item)
+        row = event.cursor_row
+        if not 0 <= row < len(self._shown):
+            return
+        item = self._shown[row]
+        if isinstance(item, CallRecord | HistoryEntry):
+            self.inspect(item)
+        elif isinstance(item, SessionDivider):  # a heading: on to the call it heads
+            step = 1 if self.selected not in self._shown[row:] else -1
+            if 0 <= row + step < len(self._shown):
+                event.data_table.move_cursor(row=row + step, animate=False)
 
     @on(DataTable.RowSelected, "#activity-table")
     def _selected(self, event: DataTable.RowSelected) -> None:

@@ -166,8 +166,9 @@ class ImportRequestScreen(ModalScreen[None]):
             return
         self.har_path = pasted_har_path(text)
         if self.har_path is not None:
-            result.update(Text(f"A HAR file: {self.har_path}. Open lists its requests to this "
-                               "service with their prices; nothing is sent.", style="italic"))
+            result.update(Text(f"A HAR file: {self.har_path}. Open HAR file lists its "
+                               "requests to this service with their prices; nothing is sent.",
+                               style="italic"))
             open_button.label = "Open HAR file"
             open_button.display = True
             return
