@@ -104,6 +104,19 @@ def test_import_har_lists_a_browser_exports_requests_with_prices(
     assert missing.exit_code == 2 and "Cannot read" in missing.output
 
 
+def test_import_har_of_a_file_that_is_no_har_says_how_to_get_one(
+    dirs: dict[str, str], tmp_path: Path
+) -> None:
+    picture = tmp_path / "screenshot.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00")
+    shown = run("import-har", str(picture))
+    assert shown.exit_code == 2
+    assert "error: This is not a HAR file: it is not text." in shown.output
+    assert "Save all as HAR" in shown.output and "Usage:" not in shown.output
+    as_json = json.loads(run("import-har", str(picture), "--json").stdout)["error"]
+    assert as_json["code"] == "bad_file" and "Save all as HAR" in as_json["next_step"]
+
+
 def test_a_session_divider_names_when_it_was_not_only_its_id() -> None:
     from datetime import UTC, datetime
 

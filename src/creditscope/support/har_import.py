@@ -101,7 +101,9 @@ def parse_har(raw: bytes | str, base_url: str) -> HarReading:
     """The requests to the service at ``base_url`` in HAR text ``raw``."""
     try:
         document = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError:
+        raise ImportProblem("This is not a HAR file: it is not text.") from None
+    except ValueError as error:
         raise ImportProblem(f"This is not a HAR file: it is not JSON ({error}).") from None
     log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
