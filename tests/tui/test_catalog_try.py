@@ -48,6 +48,14 @@ def _spent(app: Any) -> int:
     return sum(record.credits_charged for record in app.client.ledger.session_records)
 
 
+async def test_the_catalog_says_what_enter_opens(make_app: MakeApp) -> None:
+    app = make_app(initial_mode="catalog")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = " ".join(visible_text(app).split())
+        assert "Enter or a click: its parameters, an example answer, Try it." in shown
+
+
 async def test_enter_shows_parameters_price_and_a_free_example_then_try_fills_the_area(
     make_app: MakeApp,
 ) -> None:

@@ -44,6 +44,9 @@ def detail_text(row: Row) -> Text:
     text = Text.assemble((provider, "bold"), " · ", (f"{method} {path}", "bold"), " · ", credits)
     text.append("\n")
     text.append(description or "No description.", style="" if description else "bright_black")
+    # The table's own Enter hides the screen's from the footer: say it here.
+    text.append("\nEnter or a click: its parameters, an example answer, Try it.",
+                style="italic")
     return text
 
 
