@@ -96,6 +96,15 @@ async def test_an_endpoint_without_an_area_opens_a_priced_request(make_app: Make
         assert app.screen.query_one("#catalog-table", DataTable).row_count > 0
 
 
+async def test_the_examples_parameters_wrap_at_80_columns_not_cut(make_app: MakeApp) -> None:
+    app = make_app(initial_mode="catalog")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_endpoint(pilot, "/professional_network/find_company")
+        title = screen.query_one("#endpoint-example-title")
+        lines = [strip.text for strip in title.render_lines(title.region.reset_offset)]
+        assert "website=" in " ".join(lines) and title.region.right <= 80
+
+
 def test_endpoint_card_at_80x24(snap_compare: Any, make_app: MakeApp) -> None:
     async def open_search(pilot: Any) -> None:
         await _open_endpoint(pilot, "/restaurants/search")
