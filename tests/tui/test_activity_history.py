@@ -205,6 +205,15 @@ async def test_the_arrow_keys_step_over_session_dividers(settings: Settings) -> 
         await pilot.press("up")
         await settle(pilot)
         assert table.cursor_row == 1 and "Porto" in text_of(app, "#request-detail")
+        await pilot.press("ctrl+f", *"oslo")
+        await settle(pilot)
+        await pilot.press("escape")  # out of the search box: onto what it found
+        await settle(pilot)
+        assert app.focused is table and [row[1] for row in rows(app)][1:] == [
+            "restaurants/search"]
+        await pilot.press("4")  # number keys still switch areas
+        await settle(pilot)
+        assert app.current_mode == "catalog"
 
 
 async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(

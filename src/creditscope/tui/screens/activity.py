@@ -74,6 +74,7 @@ class ActivityScreen(AreaScreen):
     AUTO_FOCUS = "#activity-table"
 
     MAIN_FIELD = "#activity-filter"
+    FILTERED_LIST = "#activity-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "filter", "Filter", id="activity.filter"),
         Binding("c", "copy_code('curl')", "Copy curl", id="activity.copy_curl"),

@@ -56,6 +56,7 @@ class CatalogScreen(AreaScreen):
     AUTO_FOCUS = "#catalog-table"  # not the filter box: number keys keep switching areas
 
     MAIN_FIELD = "#catalog-filter"
+    FILTERED_LIST = "#catalog-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open_endpoint", "Parameters · example", id="catalog.open_endpoint"),
         Binding("ctrl+f", "filter", "Filter", id="catalog.filter"),
