@@ -61,6 +61,8 @@ def test_a_call_labelled_in_one_process_is_found_by_the_next(dirs: dict[str, str
 def test_a_bad_date_or_label_is_refused_before_anything(dirs: dict[str, str]) -> None:
     since = run("history", "--since", "last tuesday")
     assert since.exit_code == 2 and "not a date" in since.output
+    blank = run("history", "--label", " ")  # not "no calls in the history"
+    assert blank.exit_code == 2 and "give the label to list" in blank.output
     label = run("call", "restaurants/search", "--location", "Lisbon", "--label", "x" * 81)
     assert label.exit_code == 2 and "at most 80" in label.output
     assert "No calls recorded yet" in run("history").stdout
