@@ -96,6 +96,14 @@ async def test_an_endpoint_without_an_area_opens_a_priced_request(make_app: Make
         assert app.screen.query_one("#catalog-table", DataTable).row_count > 0
 
 
+async def test_a_free_endpoint_says_free_not_free_a_call(make_app: MakeApp) -> None:
+    app = make_app(initial_mode="catalog")
+    async with app.run_test(size=(100, 36)) as pilot:
+        await _open_endpoint(pilot, "/provider-requests")
+        shown = " ".join(visible_text(app).split())
+        assert "POST /provider-requests · free" in shown and "free a call" not in shown
+
+
 async def test_the_examples_parameters_wrap_at_80_columns_not_cut(make_app: MakeApp) -> None:
     app = make_app(initial_mode="catalog")
     async with app.run_test(size=(80, 24)) as pilot:

@@ -101,6 +101,8 @@ class EndpointScreen(AreaScreen):
         if self.operation is None:
             return head
         price = price_of(host_of(self), self.operation.name)
+        if not price:  # "free a call" reads wrong
+            return f"{head} · free"
         cached = " · free when cached" if self.operation.ttl else ""
         return f"{head} · {credits_text(price)} a call{cached}"
 
