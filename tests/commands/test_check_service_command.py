@@ -52,6 +52,16 @@ def test_json_puts_the_plan_on_stderr_and_the_verdicts_on_stdout() -> None:
     lookup = next(rule for rule in report["rules"] if rule["rule"] == "suffix removal")
     assert lookup["result"] == "not checked" and "budget" in lookup["why_not_checked"]
     assert report["summary"]["differs"] == 0
+    assert report["budget_for_every_rule"] == 40  # 30 for the paid requests, 10 kept
+    assert "(--budget 40 sends every paid request)" in result.stderr
+
+
+def test_a_budget_too_small_says_which_budget_checks_every_rule() -> None:
+    result = run("check-service", "--budget", "0")
+    assert result.exit_code == 0, result.output  # nothing differs: some are not checked
+    assert result.stdout.endswith(
+        "not checked · 0 credits spent in 2 requests\n"
+        "Rules left unchecked for the budget: --budget 40 checks every rule.\n")
 
 
 def test_a_lower_session_budget_is_the_checks_budget(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -87,4 +87,10 @@ def test_since_and_csv_without_by_are_a_usage_error(data_dir: Path) -> None:
     result = run("--csv")
     assert result.exit_code == 2
     assert "--since and --csv go with --by" in result.output
-    assert run("--by", "day", "--since", "yesterday").exit_code == 2
+    yesterday = run("--by", "day", "--since", "yesterday")
+    assert yesterday.exit_code == 2
+    # The same words as `history --since`, not strptime's '%Y-%m-%d'.
+    assert "'yesterday' is not a date: use YYYY-MM-DD or YYYY-MM-DDTHH:MM" in yesterday.output
+    assert "%Y" not in yesterday.output
+    assert run("--by", "hour", "--since", "2025-03-02T08:15").stdout.splitlines()[1].split()[
+        :3] == ["2025-03-02", "08:00", "1"]

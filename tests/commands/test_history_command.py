@@ -61,6 +61,8 @@ def test_a_call_labelled_in_one_process_is_found_by_the_next(dirs: dict[str, str
 def test_a_bad_date_or_label_is_refused_before_anything(dirs: dict[str, str]) -> None:
     since = run("history", "--since", "last tuesday")
     assert since.exit_code == 2 and "not a date" in since.output
+    blank = run("history", "--label", " ")  # not "no calls in the history"
+    assert blank.exit_code == 2 and "give the label to list" in blank.output
     label = run("call", "restaurants/search", "--location", "Lisbon", "--label", "x" * 81)
     assert label.exit_code == 2 and "at most 80" in label.output
     assert "No calls recorded yet" in run("history").stdout
@@ -102,3 +104,29 @@ def test_import_har_lists_a_browser_exports_requests_with_prices(
     assert "SECRET" not in text
     missing = run("import-har", str(CHROME_EXPORT.with_name("missing.har")))
     assert missing.exit_code == 2 and "Cannot read" in missing.output
+
+
+def test_import_har_of_a_file_that_is_no_har_says_how_to_get_one(
+    dirs: dict[str, str], tmp_path: Path
+) -> None:
+    picture = tmp_path / "screenshot.png"
+    picture.write_bytes(b"\x89PNG\r\n\x1a\n\x00")
+    shown = run("import-har", str(picture))
+    assert shown.exit_code == 2
+    assert "error: This is not a HAR file: it is not text." in shown.output
+    assert "Save all as HAR" in shown.output and "Usage:" not in shown.output
+    as_json = json.loads(run("import-har", str(picture), "--json").stdout)["error"]
+    assert as_json["code"] == "bad_file" and "Save all as HAR" in as_json["next_step"]
+
+
+def test_a_session_divider_names_when_it_was_not_only_its_id() -> None:
+    from datetime import UTC, datetime
+
+    from creditscope.client.history import HistoryEntry
+    from creditscope.commands.history import history_lines
+
+    at = datetime(2026, 11, 24, 14, 2, tzinfo=UTC)
+    entry = HistoryEntry(1, "dfb85127" + "0" * 24, at, "restaurants/search", "GET",
+                         {"location": "Lisbon"}, 200, "miss", 2, 0, None, 9_998, None)
+    divider = history_lines([entry])[0]
+    assert divider == f"── session dfb85127 · {at.astimezone():%a %d %b %H:%M} ──"

@@ -32,7 +32,7 @@ from creditscope.client.records import CallRecord
 from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
-from creditscope.tui.screens.activity import SERVE_ADDRESS, SERVE_COMMAND
+from creditscope.tui.screens.activity_copy import SERVE_ADDRESS, SERVE_COMMAND
 
 LOCAL = LocalService(SANDBOX_BASE_URL, SERVE_ADDRESS, SERVE_COMMAND)
 ENV = {**os.environ, "CREDITSCOPE_API_KEY": DEMO_KEY}

@@ -104,7 +104,7 @@ def test_activitys_copy_as_curl_of_a_sandbox_call_imports_back(
     from creditscope.client.records import CallRecord
     from creditscope.operations import get
     from creditscope.sandbox import DEMO_KEY
-    from creditscope.tui.screens.activity import SERVE_ADDRESS, SERVE_COMMAND
+    from creditscope.tui.screens.activity_copy import SERVE_ADDRESS, SERVE_COMMAND
 
     op = get(operation)
     query = "" if op.is_post or not params else "?" + urlencode(params)

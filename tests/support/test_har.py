@@ -172,3 +172,16 @@ def test_a_huge_file_is_refused_before_it_is_read(
 def test_a_pasted_path_of_a_har_file_is_recognised(pasted: str, path: str | None) -> None:
     found = pasted_har_path(pasted)
     assert (str(found) if found else None) == path
+
+
+def test_a_pasted_path_that_cannot_open_says_why_before_open_is_offered(tmp_path: Path) -> None:
+    from creditscope.support.har_import import pasted_file_problem
+
+    missing, other = tmp_path / "ticket 4821.har", tmp_path / "export.json"
+    other.write_text("{}")
+    assert f"No file at {missing}" in (pasted_file_problem(f"'{missing}'") or "")
+    assert "is not a HAR file" in (pasted_file_problem(str(other)) or "")
+    assert pasted_file_problem(str(CHROME_EXPORT)) is None  # a HAR file: Open is offered
+    for request in ("https://api.example.com/restaurants/search?location=Lisbon",
+                    "curl https://api.example.com/catalog", '{"name": "Northwind"}'):
+        assert pasted_file_problem(request) is None

@@ -24,6 +24,7 @@ from creditscope.wiring import build_client
 from pilot_support import settle
 
 from .conftest import SIZE
+from .screen_text import footer_text
 
 CHROME_EXPORT = Path(__file__).parents[1] / "support" / "fixtures" / "chrome-export.har"
 
@@ -143,6 +144,78 @@ def customer_har(tmp_path: Path) -> Path:
     return path
 
 
+async def test_a_past_call_refused_as_invalid_offers_no_paid_retry_and_a_miss_clears(
+    settings: Settings,
+) -> None:
+    from creditscope.client.errors import InvalidRequest
+
+    with pytest.raises(InvalidRequest):  # refused before sending, free
+        await earlier_session(settings, ("professional_network/find_company", {"name": ""}))
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        table = app.screen.query_one("#activity-table", DataTable)
+        assert table.cursor_row == 1  # the call the inspector shows, not its divider
+        assert "nothing to re-fetch" in text_of(app, "#response-detail")
+        assert not app.screen.query_one("#activity-refetch", PriceButton).display
+        assert "Replay" in footer_text(app) and "Replay · 10 cr" not in footer_text(app)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert not app.screen_stack[-1].is_modal  # no spend confirmation for it
+
+        app.screen.query_one("#activity-filter", Input).value = "zzzz"
+        await settle(pilot)
+        assert "No call matches" in text_of(app, "#activity-empty")
+        assert text_of(app, "#request-detail") == ""  # not the call no longer listed
+        assert not app.screen.query_one("#inspector").display
+        assert app.screen.selected is None  # type: ignore[attr-defined]
+
+
+async def test_an_empty_activity_says_how_to_fill_it_and_offers_no_call_actions(
+    settings: Settings,
+) -> None:
+    app = explorer(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot)
+        empty = text_of(app, "#activity-empty")
+        assert "No calls yet" in empty and "this session" not in empty.split(".")[0]
+        assert "(2)" in empty and "(i)" in empty  # what to press to make one
+        assert not app.screen.query_one("#inspector").display  # no empty panes
+        def usable(key: str) -> bool:
+            return app.screen.active_bindings[key].enabled
+
+        assert not any(usable(key) for key in ("c", "y", "s", "ctrl+r", "l", "x"))  # dimmed
+        await client_of(app).call("restaurants/search", {"location": "Lisbon"})
+        await settle(pilot)
+        assert all(usable(key) for key in ("c", "y", "s", "ctrl+r", "l", "x"))
+
+
+async def test_the_arrow_keys_step_over_session_dividers(settings: Settings) -> None:
+    await earlier_session(settings, ("restaurants/search", {"location": "Oslo"}))
+    await earlier_session(settings, ("restaurants/search", {"location": "Porto"}))
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        table = app.screen.query_one("#activity-table", DataTable)
+        assert [row[1].startswith("──") for row in rows(app)] == [True, False, True, False]
+        assert table.cursor_row == 1
+        await pilot.press("down")  # past the second session's divider, onto its call
+        await settle(pilot)
+        assert table.cursor_row == 3 and "Oslo" in text_of(app, "#request-detail")
+        await pilot.press("up")
+        await settle(pilot)
+        assert table.cursor_row == 1 and "Porto" in text_of(app, "#request-detail")
+        await pilot.press("ctrl+f", *"oslo")
+        await settle(pilot)
+        await pilot.press("escape")  # out of the search box: onto what it found
+        await settle(pilot)
+        assert app.focused is table and [row[1] for row in rows(app)][1:] == [
+            "restaurants/search"]
+        await pilot.press("4")  # number keys still switch areas
+        await settle(pilot)
+        assert app.current_mode == "catalog"
+
+
 async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
     settings: Settings, customer_har: Path,
 ) -> None:
@@ -162,7 +235,7 @@ async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
         assert "4 entries for 3 other hosts skipped" in text_of(app, "#har-summary")
         listed = [tuple(str(c) for c in app.screen.query_one(DataTable).get_row_at(i))
                   for i in range(4)]
-        assert [(row[2], row[4]) for row in listed[:3]] == [
+        assert [(row[2], row[3]) for row in listed[:3]] == [
             ("professional_network/find_company", "10 cr"), ("restaurants/search", "2 cr"),
             ("restaurants/details", "2 cr")]
         assert "Fetching every request not cached: 14 cr" in text_of(app, "#har-total")
@@ -171,6 +244,28 @@ async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
         assert app.current_mode == "restaurants"
         assert app.screen.query_one("#location", Input).value == "Lisbon"
         assert client_of(app).ledger.session_records == []  # nothing was sent
+
+
+async def test_a_hars_prices_are_in_view_at_80_columns(
+    settings: Settings, customer_har: Path,
+) -> None:
+    app = explorer(settings)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start(pilot)
+        app.push_screen(HarImportScreen(customer_har))
+        await settle(pilot)
+        table = app.screen.query_one("#har-table", DataTable)
+        assert table.row_count == 4
+        now_ends = 0
+        for column in table.ordered_columns:
+            now_ends += column.get_render_width(table)
+            if str(column.label) == "Now":
+                break
+        assert now_ends <= table.scrollable_content_region.width  # no scrolling to see it
+        assert str(table.get_row_at(3)[3]) == "not a request"  # /favicon.ico; why, below
+        await pilot.press("down", "down", "down")
+        await settle(pilot)
+        assert "favicon.ico" in text_of(app, "#har-detail")
 
 
 def test_sessions_are_divided_and_older_pages_offered() -> None:

@@ -48,6 +48,14 @@ def _spent(app: Any) -> int:
     return sum(record.credits_charged for record in app.client.ledger.session_records)
 
 
+async def test_the_catalog_says_what_enter_opens(make_app: MakeApp) -> None:
+    app = make_app(initial_mode="catalog")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        shown = " ".join(visible_text(app).split())
+        assert "Enter or a click: its parameters, an example answer, Try it." in shown
+
+
 async def test_enter_shows_parameters_price_and_a_free_example_then_try_fills_the_area(
     make_app: MakeApp,
 ) -> None:
@@ -86,6 +94,23 @@ async def test_an_endpoint_without_an_area_opens_a_priced_request(make_app: Make
         await pilot.press("escape")  # back to the catalog's list
         await settle(pilot)
         assert app.screen.query_one("#catalog-table", DataTable).row_count > 0
+
+
+async def test_a_free_endpoint_says_free_not_free_a_call(make_app: MakeApp) -> None:
+    app = make_app(initial_mode="catalog")
+    async with app.run_test(size=(100, 36)) as pilot:
+        await _open_endpoint(pilot, "/provider-requests")
+        shown = " ".join(visible_text(app).split())
+        assert "POST /provider-requests · free" in shown and "free a call" not in shown
+
+
+async def test_the_examples_parameters_wrap_at_80_columns_not_cut(make_app: MakeApp) -> None:
+    app = make_app(initial_mode="catalog")
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await _open_endpoint(pilot, "/professional_network/find_company")
+        title = screen.query_one("#endpoint-example-title")
+        lines = [strip.text for strip in title.render_lines(title.region.reset_offset)]
+        assert "website=" in " ".join(lines) and title.region.right <= 80
 
 
 def test_endpoint_card_at_80x24(snap_compare: Any, make_app: MakeApp) -> None:

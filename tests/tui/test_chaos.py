@@ -26,6 +26,7 @@ import httpx
 from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 from textual.widget import Widget
+from textual.widgets import Footer
 
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
@@ -139,9 +140,12 @@ async def perform(pilot: Any, step: Any, seen: list[str]) -> None:
     elif isinstance(step, Typed):
         await pilot.press(*step.word)
     elif isinstance(step, Click):
-        # Every widget but the footer's Quit (quitting is not a crash).
+        # Every widget but the footer's Quit (quitting is not a crash), and the footer
+        # itself: a click at its corner lands on its first key, Quit when a text box has
+        # the cursor.
         widgets: list[Widget] = [w for w in app.screen.query("*")
                                  if w.display and w.region.area and w.visible
+                                 and not isinstance(w, Footer)
                                  and getattr(w, "action", "") not in ("quit", "app.quit")]
         if widgets:
             target = widgets[step.index % len(widgets)]

@@ -69,3 +69,11 @@ def test_an_unreadable_choices_file_is_started_afresh(tmp_path: Any) -> None:
     assert chosen is not None and chosen.country_code == "ES"
     assert PlaceChoices(path).preferred("valencia") == chosen
     assert oct(path.stat().st_mode & 0o777) == "0o600"
+
+
+async def test_areas_without_a_place_box_do_not_offer_other_place(make_app: MakeApp) -> None:
+    for mode in ("settings", "activity", "catalog", "usage"):
+        app = make_app(initial_mode=mode)
+        async with app.run_test(size=SIZE) as pilot:
+            await settle(pilot)
+            assert "Other place" not in footer_text(app), mode

@@ -54,3 +54,15 @@ def test_ticks_are_round_whole_credits_and_labels_thin_out_when_narrow() -> None
     assert every_nth(14, 2, 70) == 1
     assert every_nth(14, 2, 30) == 2
     assert every_nth(24, 2, 30) == 3
+
+
+def test_the_window_titles_fit_their_half_of_an_80_column_screen() -> None:
+    from creditscope.client.usage import Period
+    from creditscope.tui.screens.usage import window_title
+
+    windows: tuple[tuple[Period, int], ...] = (("day", 14), ("hour", 24))
+    for period, count in windows:
+        start = window_start(NOW, period, count)
+        title = window_title(usage_of([], period, start), start, count)
+        assert len(title) <= 36, title  # (80 - margins) / 2: one line, the chart not pushed
+    assert title == "Per hour, 13 Mar 13:00–12:00 (UTC)"

@@ -41,6 +41,8 @@ def plan_lines(plan: Plan, service: str) -> list[str]:
         lines.append("  none")
     for step_id, why in plan.excluded.items():
         lines.append(f"  not sent: {step_id}: {why}")
+    if plan.excluded:
+        lines.append(f"  (--budget {plan.budget_for_all} sends every paid request)")
     free = [step for step in plan.steps if not step.paid]
     lines.append(f"Free requests: {len(free)}: the catalog, and requests the contract says are "
                  "refused (no key,\n  a wrong key, a value past each limit). Each is sent only "
@@ -88,6 +90,7 @@ def report_json(plan: Plan, report: CheckReport, service: str) -> dict[str, Any]
         "spent": report.spent,
         "requests_sent": report.sent,
         "not_sent": plan.excluded,
+        "budget_for_every_rule": plan.budget_for_all,
         "rules": [{
             "rule": result.rule.name,
             "operation": result.rule.operation or None,
@@ -140,6 +143,9 @@ def command(budget: int, as_json: bool) -> None:
         click.echo(json.dumps(report_json(plan, report, service), indent=2, ensure_ascii=False))
     else:
         click.echo("\n".join(result_lines(report)))
+        if plan.excluded:  # what the user runs next to check the rest
+            click.echo(f"Rules left unchecked for the budget: --budget {plan.budget_for_all} "
+                       "checks every rule.")
     if not report.all_hold:
         raise SystemExit(EXIT_DIFFERS)
 

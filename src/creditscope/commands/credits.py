@@ -21,6 +21,20 @@ def _thousands(value: int) -> str:
     return f"{value:,}".replace(",", " ")
 
 
+def utc_since(text: str | None) -> datetime | None:
+    """``--since``: ``2026-11-24`` or ``2026-11-24T09:00`` (UTC, naive), refused in the
+    words ``history --since`` uses."""
+    if text is None:
+        return None
+    for form in ("%Y-%m-%d", "%Y-%m-%dT%H:%M"):
+        try:
+            return datetime.strptime(text, form)
+        except ValueError:
+            continue
+    raise click.BadParameter(f"{text!r} is not a date: use YYYY-MM-DD or YYYY-MM-DDTHH:MM "
+                             "(UTC)", param_hint="--since")
+
+
 def totals_table(totals: Totals) -> list[str]:
     """Aligned rows: one per operation, then the total."""
     header = ("operation", "calls", "spent", "saved", "errors")
@@ -54,7 +68,7 @@ def totals_json(totals: Totals) -> dict[str, object]:
 @click.option("--by", type=click.Choice(["day", "hour", "operation"]),
               help="Where the credits went: per day or hour (UTC), or per operation, with"
                    " the cache's savings, calls by outcome and company lookups' grades.")
-@click.option("--since", type=click.DateTime(["%Y-%m-%d", "%Y-%m-%dT%H:%M"]),
+@click.option("--since", callback=lambda _ctx, _param, text: utc_since(text), metavar="DATE",
               help="With --by: only calls from this UTC date (YYYY-MM-DD) on.")
 @click.option("--csv", "as_csv", is_flag=True, help="With --by: print CSV.")
 def command(as_json: bool, by: str | None, since: datetime | None, as_csv: bool) -> None:

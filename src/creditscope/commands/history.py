@@ -35,6 +35,23 @@ def parse_since(text: str) -> datetime:
     return moment if moment.tzinfo else moment.astimezone()
 
 
+def label_wanted(text: str | None) -> str | None:
+    """``--label``: as labels are kept (trimmed); a blank one is refused, not a filter
+    that finds nothing."""
+    if text is None:
+        return None
+    from creditscope.client.history import clean_label
+
+    try:
+        label = clean_label(text)
+    except ValueError as problem:
+        raise click.BadParameter(str(problem), param_hint="--label") from None
+    if label is None:
+        raise click.BadParameter("give the label to list, such as '#4821'",
+                                 param_hint="--label")
+    return label
+
+
 def credits_cell(entry: HistoryEntry) -> str:
     """``2 cr``, ``free`` (saved N) or ``0``."""
     if entry.credits_charged:
@@ -49,7 +66,8 @@ def history_lines(entries: list[HistoryEntry]) -> list[str]:
     for entry in entries:
         if entry.session != session:
             session = entry.session
-            lines.append(f"── session {session[:8]} ──")
+            # Its time reads at a glance; the id matches the explorer's and the HAR's.
+            lines.append(f"── session {session[:8]} · {entry.at.astimezone():%a %d %b %H:%M} ──")
         result = entry.outcome if entry.status is None else f"{entry.outcome} {entry.status}"
         if entry.error_code:
             result += f" {entry.error_code}"
@@ -64,7 +82,9 @@ def history_lines(entries: list[HistoryEntry]) -> list[str]:
 @click.option("--search", default="", metavar="TEXT",
               help="Words every listed call matches (operation, a parameter's value, "
                    "ok/error/refused, a status, a date like 2026-11-24).")
-@click.option("--label", default=None, metavar="L", help="Only calls with this ticket label.")
+@click.option("--label", default=None, metavar="L",
+              callback=lambda _ctx, _param, text: label_wanted(text),
+              help="Only calls with this ticket label.")
 @click.option("--since", default=None, metavar="DATE", help="Only calls from DATE on.")
 @click.option("--limit", default=DEFAULT_PAGE, show_default=True, type=click.IntRange(1, 100_000),
               help="At most this many calls, newest first.")

@@ -15,10 +15,13 @@ from typing import TYPE_CHECKING, Any
 
 import click
 
-from creditscope.commands.error_output import JsonErrorsCommand
+from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
 
 if TYPE_CHECKING:
     from creditscope.support.har_import import HarReading, PricedRequest
+
+SAVE_A_HAR = ("Pass the path of a HAR file: a browser saves one from its developer tools "
+              "(Network tab, right-click a request, Save all as HAR).")
 
 
 def call_command(item: PricedRequest) -> str:
@@ -87,8 +90,8 @@ def command(file: Path, as_json: bool) -> None:
     try:
         reading = read_har(file, client.base_url)
         items = priced(client, reading.requests)
-    except ImportProblem as problem:
-        raise click.UsageError(str(problem)) from None
+    except ImportProblem as problem:  # the file, not the command line: no usage text
+        raise CommandProblem("bad_file", str(problem), SAVE_A_HAR) from None
     finally:
         client.ledger.close()
         if client.cache is not None:

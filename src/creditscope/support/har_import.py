@@ -101,7 +101,9 @@ def parse_har(raw: bytes | str, base_url: str) -> HarReading:
     """The requests to the service at ``base_url`` in HAR text ``raw``."""
     try:
         document = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as error:
+    except UnicodeDecodeError:
+        raise ImportProblem("This is not a HAR file: it is not text.") from None
+    except ValueError as error:
         raise ImportProblem(f"This is not a HAR file: it is not JSON ({error}).") from None
     log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
@@ -243,9 +245,9 @@ def _cacheable(item: PricedRequest) -> bool:
     return imported is not None and operations.get(imported.operation).ttl is not None
 
 
-def pasted_har_path(text: str) -> Path | None:
-    """The HAR file a pasted or dropped path names (quotes and ``\\ `` escapes as a terminal
-    writes them), or None when the text is not a path ending in ``.har``."""
+def _pasted_path(text: str) -> Path | None:
+    """The path a pasted or dropped one-line text names (quotes and ``\\ `` escapes as a
+    terminal writes them), or None for a URL, a command or several lines."""
     stripped = text.strip()
     if "\n" in stripped or len(stripped) < 5:
         return None
@@ -256,7 +258,29 @@ def pasted_har_path(text: str) -> Path | None:
         stripped = stripped[len("file://"):]
     if "://" in stripped or looks_like_curl(stripped):
         return None  # a URL or a command that happens to end in .har
-    return Path(stripped).expanduser() if stripped.lower().endswith(".har") else None
+    return Path(stripped).expanduser()
+
+
+def pasted_har_path(text: str) -> Path | None:
+    """The HAR file a pasted or dropped path names, or None when the text is not a path
+    ending in ``.har``."""
+    path = _pasted_path(text)
+    return path if path is not None and path.name.lower().endswith(".har") else None
+
+
+def pasted_file_problem(text: str) -> str | None:
+    """Why a pasted path cannot be opened: a ``.har`` file that is not there, or a file
+    that is no HAR file; None for any other text (a request to import)."""
+    path = _pasted_path(text)
+    if path is None:
+        return None
+    if path.name.lower().endswith(".har"):
+        return None if path.is_file() else (
+            f"No file at {path}: check the path (dropping a file on the terminal pastes it).")
+    if ("/" in text or "\\" in text) and path.is_file():
+        return (f"{path} is not a HAR file: only a browser's HAR export (.har) opens here. "
+                "For a request, paste its text (a curl command, a URL, a JSON body).")
+    return None
 
 
 def request_text(client: DataClient, imported: ImportedRequest) -> str:

@@ -18,6 +18,7 @@ class Plan:
     steps: list[Step]  # to send, in order
     excluded: dict[str, str]  # step id -> why it is not sent
     rules: list[Rule]
+    budget_for_all: int  # the budget that sends every paid request (and keeps the room)
 
     @property
     def paid(self) -> list[Step]:
@@ -59,4 +60,5 @@ def make_plan(checklist: Checklist, budget: int = DEFAULT_BUDGET) -> Plan:
         else:
             planned.append(step)
             total += step.price if step.paid else 0
-    return Plan(budget, planned, excluded, checklist.rules)
+    every_paid = sum(step.price for step in checklist.steps if step.paid)
+    return Plan(budget, planned, excluded, checklist.rules, every_paid + keep)

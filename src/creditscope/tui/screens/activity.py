@@ -11,8 +11,9 @@ exports what is listed as a HAR file; ``i`` (Import) opens a customer's HAR.
 from __future__ import annotations
 
 from collections.abc import Iterable
+from functools import partial
 from pathlib import Path
-from typing import TYPE_CHECKING, ClassVar
+from typing import ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -29,21 +30,42 @@ from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.clipboard import copy_text
 from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
+from creditscope.tui.screens.activity_copy import Language, copy_as
 from creditscope.tui.screens.activity_inspector import Inspected, as_record, inspect_record, reopen
-from creditscope.tui.screens.activity_rows import COLUMNS, MorePast, PastPages, arrange, row_cells
-from creditscope.tui.screens.activity_tickets import relabel, save_har
+from creditscope.tui.screens.activity_rows import (
+    COLUMNS,
+    MorePast,
+    PastPages,
+    SessionDivider,
+    arrange,
+    row_cells,
+)
+from creditscope.tui.screens.activity_tickets import ask_and_save, relabel, save_har
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 from creditscope.wording import counted
 
-if TYPE_CHECKING:
-    pass
+EMPTY = ("No calls yet. Look up events (1), a company (2) or restaurants (3), or import a "
+         "customer's request (i): every call, this session's, earlier ones' and "
+         "`creditscope call`'s, is listed here with its request, price and answer.")
+# Actions on the selected call: dimmed while none is (an empty list, no match).
+NEED_A_CALL = {"copy_code", "copy_json", "save_json", "replay", "label", "export_har"}
 
-# `creditscope serve`'s defaults: where a sandbox call can be repeated with curl.
-SERVE_ADDRESS = "http://127.0.0.1:8080"
-SERVE_COMMAND = "creditscope serve --port 8080"
+# The command palette's inspector actions: title, help, the action it runs.
+PALETTE = (
+    ("Copy as curl", "Copy the selected call as a curl command", "copy_code('curl')"),
+    ("Copy as Python", "Copy the selected call as a Python (httpx) program",
+     "copy_code('python')"),
+    ("Copy as JavaScript", "Copy the selected call as a JavaScript (fetch) program",
+     "copy_code('javascript')"),
+    ("Copy response JSON", "Copy the selected body", "copy_json"),
+    ("Save response JSON", "Write the selected body to a file", "save_json"),
+    ("Replay call", "Send the selected call again (asks first)", "replay"),
+    ("Label call", "Give the selected call a ticket label (l)", "label"),
+    ("Export HAR", "Write the listed calls as a HAR file (x)", "export_har"),
+)
 
 
 class ActivityScreen(AreaScreen):
@@ -52,9 +74,10 @@ class ActivityScreen(AreaScreen):
     AUTO_FOCUS = "#activity-table"
 
     MAIN_FIELD = "#activity-filter"
+    FILTERED_LIST = "#activity-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("ctrl+f", "filter", "Filter", id="activity.filter"),
-        Binding("c", "copy_curl", "Copy curl", id="activity.copy_curl"),
+        Binding("c", "copy_code('curl')", "Copy curl", id="activity.copy_curl"),
         Binding("p", "copy_code('python')", "Copy Python", show=False, id="activity.copy_python"),
         Binding("j", "copy_code('javascript')", "Copy JS", show=False, id="activity.copy_js"),
         Binding("y", "copy_json", "Copy JSON", id="activity.copy_json"),
@@ -78,8 +101,7 @@ class ActivityScreen(AreaScreen):
             yield TextInput(placeholder="Search every session (operation, params, outcome, "
                                         "date, label)…", id="activity-filter")
         yield DataTable(id="activity-table", cursor_type="row", zebra_stripes=True)
-        yield Static("No calls yet this session. Calls from any screen appear here.",
-                     id="activity-empty", classes="empty")
+        yield Static(EMPTY, id="activity-empty", classes="empty")
         with Horizontal(id="inspector"):
             with VerticalScroll(id="request-pane", classes="pane"):
                 yield Label("Request", classes="pane-title")
@@ -116,7 +138,16 @@ class ActivityScreen(AreaScreen):
         """Replay sends the selected call past the cache: it costs that call's price."""
         if binding_id != "activity.replay" or self.selected is None or not self.selected.method:
             return None  # an unexplained entry is no call: nothing to replay
+        if self._inspected.refused is not None:
+            return None  # refused before sending: replaying it is free (and refused)
         return prices.always_charged(host_of(self), self.selected.operation)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Copy, save, replay, label and export work once a call is selected: until then
+        dimmed (still listed in help, so they can be found)."""
+        if action in NEED_A_CALL and self.selected is None:
+            return None
+        return super().check_action(action, parameters)
 
     def records(self) -> list[CallRecord]:
         """This session's calls, newest first."""
@@ -148,14 +179,33 @@ class ActivityScreen(AreaScreen):
             table.add_row(*row_cells(item))
         empty = self.query_one("#activity-empty", Static)
         empty.display = not self._shown
-        table.display = bool(self._shown)
+        # Empty panes say nothing: with no call listed, only what to do shows.
+        table.display = self.query_one("#inspector").display = bool(self._shown)
         if search and not self._shown:
-            empty.update("No call matches the search.")
+            empty.update("No call matches the search. Clear it (Ctrl+U in the box) to list "
+                         "every call.")
         if self.selected in self._shown:
             table.move_cursor(row=self._shown.index(self.selected), animate=False)
         elif first := next((i for i in self._shown if isinstance(i, CallRecord | HistoryEntry)),
                            None):
+            # On the call, not the divider above it: what the inspector shows is highlighted.
+            table.move_cursor(row=self._shown.index(first), animate=False)
             self.inspect(first)
+        else:
+            self._inspect_nothing()
+
+    def _inspect_nothing(self) -> None:
+        """Nothing listed: the inspector is empty too (copy and replay have no call)."""
+        self.selected = None
+        self._show_inspected(Inspected("", "", None))
+        self.refresh_bindings()
+
+    def _show_inspected(self, inspected: Inspected) -> None:
+        self._inspected = inspected
+        self.query_one("#request-detail", Static).update(inspected.request)
+        self.query_one("#response-detail", Static).update(inspected.response)
+        self.query_one("#response-json", JsonView).show(inspected.body)
+        self._show_refetch(inspected.refetch)
 
     @on(Input.Changed, "#activity-filter")
     def _filter_changed(self) -> None:
@@ -163,10 +213,16 @@ class ActivityScreen(AreaScreen):
 
     @on(DataTable.RowHighlighted, "#activity-table")
     def _highlighted(self, event: DataTable.RowHighlighted) -> None:
-        if 0 <= event.cursor_row < len(self._shown):
-            item = self._shown[event.cursor_row]
-            if isinstance(item, CallRecord | HistoryEntry):
-                self.inspect(item)
+        row = event.cursor_row
+        if not 0 <= row < len(self._shown):
+            return
+        item = self._shown[row]
+        if isinstance(item, CallRecord | HistoryEntry):
+            self.inspect(item)
+        elif isinstance(item, SessionDivider):  # a heading: on to the call it heads
+            step = 1 if self.selected not in self._shown[row:] else -1
+            if 0 <= row + step < len(self._shown):
+                event.data_table.move_cursor(row=row + step, animate=False)
 
     @on(DataTable.RowSelected, "#activity-table")
     def _selected(self, event: DataTable.RowSelected) -> None:
@@ -184,13 +240,9 @@ class ActivityScreen(AreaScreen):
         self.selected = item
         client = host_of(self).client
         if isinstance(item, HistoryEntry) and client is not None:
-            self._inspected = reopen(client, item)
+            self._show_inspected(reopen(client, item))
         elif isinstance(item, CallRecord):
-            self._inspected = inspect_record(item)
-        self.query_one("#request-detail", Static).update(self._inspected.request)
-        self.query_one("#response-detail", Static).update(self._inspected.response)
-        self.query_one("#response-json", JsonView).show(self._inspected.body)
-        self._show_refetch(self._inspected.refetch)
+            self._show_inspected(inspect_record(item))
         if self._inspected.refetch and isinstance(item, HistoryEntry):
             button = self.query_one("#activity-refetch", PriceButton)
             button.operation, button.params = item.operation, dict(item.params)
@@ -247,36 +299,10 @@ class ActivityScreen(AreaScreen):
         """Focus the filter box."""
         focus_now(self.query_one("#activity-filter", Input))
 
-    def action_copy_curl(self) -> None:
-        """Copy the selected call as curl; the key is read from ``$CREDITSCOPE_API_KEY``."""
-        from creditscope.client.curl import LocalService, curl_command
-        from creditscope.sandbox import SANDBOX_BASE_URL
-
-        if (record := self._need_selection()) is None or not record.method:
-            return  # an unexplained entry is no request
-        # The in-process sandbox has no address: the command targets `creditscope serve`.
-        local = LocalService(SANDBOX_BASE_URL, SERVE_ADDRESS, SERVE_COMMAND)
-        command = curl_command(record, local=local)
-        note = "curl command" if command == curl_command(record) else (
-            f"curl command for the sandbox served at {SERVE_ADDRESS} (start it with "
-            f"`{SERVE_COMMAND}`)")
-        copy_text(self.app, command, note, save_as="curl-command.sh")
-
-    def action_copy_code(self, language: str) -> None:
-        """Copy the selected call as a Python (httpx) or JavaScript (fetch) program."""
-        from creditscope.client.code_snippets import javascript_snippet, python_snippet
-        from creditscope.client.curl import LocalService
-        from creditscope.sandbox import SANDBOX_BASE_URL
-
-        if (record := self._need_selection()) is None or not record.method:
-            return  # an unexplained entry is no request
-        local = LocalService(SANDBOX_BASE_URL, SERVE_ADDRESS, SERVE_COMMAND)
-        if language == "python":
-            copy_text(self.app, python_snippet(record, local=local), "Python (httpx) program",
-                      save_as="creditscope_call.py")
-        else:
-            copy_text(self.app, javascript_snippet(record, local=local),
-                      "JavaScript (fetch) program", save_as="creditscope-call.js")
+    def action_copy_code(self, language: Language) -> None:
+        """Copy the selected call as curl, Python (httpx) or JavaScript (fetch), key masked."""
+        if (record := self._need_selection()) is not None and record.method:
+            copy_as(self.app, record, language)  # an unexplained entry is no request
 
     def action_copy_json(self) -> None:
         """Copy the selected call's response body, pretty-printed."""
@@ -286,27 +312,13 @@ class ActivityScreen(AreaScreen):
 
     def action_save_json(self) -> None:
         """Ask for a path, then write the selected response body there."""
-        from creditscope.tui.screens.save_file import SaveFileDialog
-        from creditscope.tui.web_tab import save_text
-
-        record = self._need_selection()
-        if record is None:
+        if (record := self._need_selection()) is None:
             return
         stamp = host_of(self).clock().strftime("%Y%m%d-%H%M%S")
-        default = Path(f"{record.operation.replace('/', '-')}-{stamp}.json")
         body = pretty_json(record.raw_body) + "\n"
-
-        def chosen(path: Path | None) -> None:
-            if path is None:
-                return
-            try:
-                where = save_text(self.app, path, body)
-            except OSError as error:
-                self.notify(str(error), title="Could not save", severity="error")
-                return
-            self.notify(f"{where} ({counted(len(body), 'byte')})", title="Saved response JSON")
-
-        self.app.push_screen(SaveFileDialog("Save response JSON", default), chosen)
+        ask_and_save(self.app, "Save response JSON",
+                     Path(f"{record.operation.replace('/', '-')}-{stamp}.json"), body,
+                     counted(len(body), "byte"), "Saved response JSON")
 
     def action_replay(self) -> None:
         """Send the selected call again past the cache, after confirming its price."""
@@ -318,6 +330,10 @@ class ActivityScreen(AreaScreen):
             return
         if not record.method:  # an unexplained difference: nothing to send again
             self.notify("This entry is a balance difference, not a call.", severity="warning")
+            return
+        if (refused := self._inspected.refused) is not None:
+            self.notify(f"{refused}\nNothing to replay: correct the parameters in the "
+                        "operation's area.", title="Refused before sending", severity="warning")
             return
         price = client.price_of(record.operation)
         text = (f"Send {record.method} {record.operation} again, bypassing the cache. "
@@ -346,23 +362,9 @@ class ActivityScreen(AreaScreen):
         self.notify(f"{record.operation} replayed.", title="Replayed")
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
-        """Inspector actions for the command palette."""
-        yield PaletteCommand("Copy as curl", "Copy the selected call as a curl command",
-                             self.action_copy_curl)
-        yield PaletteCommand("Copy as Python", "Copy the selected call as a Python (httpx) program",
-                             lambda: self.action_copy_code("python"))
-        yield PaletteCommand("Copy as JavaScript",
-                             "Copy the selected call as a JavaScript (fetch) program",
-                             lambda: self.action_copy_code("javascript"))
-        yield PaletteCommand("Copy response JSON", "Copy the selected body", self.action_copy_json)
-        yield PaletteCommand("Save response JSON", "Write the selected body to a file",
-                             self.action_save_json)
-        yield PaletteCommand("Replay call", "Send the selected call again (asks first)",
-                             self.action_replay)
-        yield PaletteCommand("Label call", "Give the selected call a ticket label (l)",
-                             self.action_label)
-        yield PaletteCommand("Export HAR", "Write the listed calls as a HAR file (x)",
-                             self.action_export_har)
+        """Inspector actions for the command palette (once a call is selected)."""
+        for title, help_text, action in PALETTE if self.selected is not None else ():
+            yield PaletteCommand(title, help_text, partial(self.run_action, action))
 
     def action_label(self) -> None:
         """Ask for the selected call's ticket label, and keep it in the history."""

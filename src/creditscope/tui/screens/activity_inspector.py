@@ -36,6 +36,7 @@ class Inspected:
     response: str  # markup
     body: str | None  # the answer: as received, or from the cache when fresh
     refetch: bool = False  # the priced Re-fetch button is offered (a past call)
+    refused: str | None = None  # why the client refuses to send it now (a past call)
 
 
 def inspect_record(record: CallRecord) -> Inspected:
@@ -85,17 +86,23 @@ def reopen(client: DataClient, entry: HistoryEntry) -> Inspected:
         lines.append(f"[$text-muted]label[/$text-muted] {escape(entry.label)}")
     if not entry.can_reopen:
         return Inspected("\n".join(lines), "A balance difference, not a call.", None, False)
+    refusal = None
     try:
         plan = client.plan(entry.operation, entry.params)
         lines.insert(0, f"[b]{plan.method}[/b] {escape(plan.url)}")
     except InvalidRequest as refused:
+        refusal = refused.message
         lines.insert(0, f"[b]{entry.method}[/b] {escape(entry.operation)}")
-        lines.append(f"[red]{escape(refused.message)}[/red]")
+        lines.append(f"[red]{escape(refusal)}[/red]")
     lines += [f"[$text-muted]{escape(k)}[/$text-muted] = {escape(str(v))}"
               for k, v in entry.params.items()]
     lines.append("[$text-muted]headers are not kept in the history[/$text-muted]")
     then = (f"[b]{status_text(entry)}[/b] · {prices.charged_text(entry)} · cache "
             f"{entry.cache} (then)")
+    if refusal is not None:  # sending it again would only be refused again (free)
+        now = ("These parameters are refused before sending, so there is nothing to "
+               "re-fetch or replay: correct them in the operation's area.")
+        return Inspected("\n".join(lines), f"{then}\n{now}", None, False, refusal)
     stored = client.stored_answer(entry.operation, entry.params)
     price = prices.credits_text(client.price_of(entry.operation))
     if stored is not None and not stored.is_stale:

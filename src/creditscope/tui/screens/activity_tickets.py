@@ -1,4 +1,5 @@
-"""What Activity does for a ticket: a call's label, and the listed calls as a HAR file."""
+"""What Activity does for a ticket: a call's label, the listed calls as a HAR file, a file
+saved where the user says."""
 
 from __future__ import annotations
 
@@ -31,8 +32,6 @@ def relabel(history: CallHistory, item: CallRecord | HistoryEntry,
 def save_har(app: App[object], client: DataClient, shown: list[object], now: datetime) -> None:
     """Ask for a path, then write the calls among ``shown`` as a HAR file (key masked)."""
     from creditscope.support.har_export import har_export
-    from creditscope.tui.screens.save_file import SaveFileDialog
-    from creditscope.tui.web_tab import save_text
 
     session = client.ledger.session_id
     calls = [(entry_of(item, session, item.history_id or 0), item)
@@ -42,18 +41,27 @@ def save_har(app: App[object], client: DataClient, shown: list[object], now: dat
     if not export.written:
         app.notify("No listed call reached the service: nothing to export.", severity="warning")
         return
+    left = f"; {export.not_sent} not sent, left out" if export.not_sent else ""
+    ask_and_save(app, "Export listed calls as HAR", Path(f"creditscope-{now:%Y%m%d-%H%M%S}.har"),
+                 export.text(), f"{counted(export.written, 'call')}{left}; key masked",
+                 "Exported HAR")
+
+
+def ask_and_save(app: App[object], title: str, default: Path, text: str, what: str,
+                 done_title: str) -> None:
+    """Ask for a path (``default`` proposed), write ``text`` there and say where, with
+    ``what`` it holds; a write that fails says why."""
+    from creditscope.tui.screens.save_file import SaveFileDialog
+    from creditscope.tui.web_tab import save_text
 
     def chosen(path: Path | None) -> None:
         if path is None:
             return
         try:
-            where = save_text(app, path, export.text())
+            where = save_text(app, path, text)
         except OSError as error:
             app.notify(str(error), title="Could not save", severity="error")
             return
-        left = f"; {export.not_sent} not sent, left out" if export.not_sent else ""
-        app.notify(f"{where} ({counted(export.written, 'call')}{left}; key masked)",
-                   title="Exported HAR")
+        app.notify(f"{where} ({what})", title=done_title)
 
-    app.push_screen(SaveFileDialog("Export listed calls as HAR",
-                                   Path(f"creditscope-{now:%Y%m%d-%H%M%S}.har")), chosen)
+    app.push_screen(SaveFileDialog(title, default), chosen)

@@ -67,6 +67,9 @@ class AreaScreen(Screen[None]):
     MAIN_FIELD: ClassVar[str | None] = None
     """The selector of the area's search box: ``/`` puts the cursor there, and letters
     typed where no box has the cursor are typed into it."""
+    FILTERED_LIST: ClassVar[str | None] = None
+    """The list the search box filters: Escape from the box lands there, so the arrow keys
+    walk what was found (number keys still switch areas)."""
 
     def binding_cost(self, binding_id: str) -> Priced | None:
         """What the key ``binding_id`` costs ("N cr", "cached · free"), or None if nothing."""
@@ -177,7 +180,12 @@ class AreaScreen(Screen[None]):
         from textual.widgets import TextArea
 
         if isinstance(self.focused, Input | TextArea):
-            self.set_focus(None)
+            listed = (next(iter(self.query(self.FILTERED_LIST)), None)
+                      if self.FILTERED_LIST else None)
+            if self.focused is self.main_field() and listed is not None and listed.display:
+                listed.focus()
+            else:
+                self.set_focus(None)
         elif len(self.app.screen_stack) > 1:
             self.app.pop_screen()
 

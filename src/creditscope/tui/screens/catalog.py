@@ -44,6 +44,9 @@ def detail_text(row: Row) -> Text:
     text = Text.assemble((provider, "bold"), " · ", (f"{method} {path}", "bold"), " · ", credits)
     text.append("\n")
     text.append(description or "No description.", style="" if description else "bright_black")
+    # The table's own Enter hides the screen's from the footer: say it here.
+    text.append("\nEnter or a click: its parameters, an example answer, Try it.",
+                style="italic")
     return text
 
 
@@ -53,6 +56,7 @@ class CatalogScreen(AreaScreen):
     AUTO_FOCUS = "#catalog-table"  # not the filter box: number keys keep switching areas
 
     MAIN_FIELD = "#catalog-filter"
+    FILTERED_LIST = "#catalog-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open_endpoint", "Parameters · example", id="catalog.open_endpoint"),
         Binding("ctrl+f", "filter", "Filter", id="catalog.filter"),

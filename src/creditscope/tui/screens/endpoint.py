@@ -90,7 +90,8 @@ class EndpointScreen(AreaScreen):
         yield Label("Parameters", classes="pane-title")
         yield Static(parameters_table(self.operation), id="endpoint-params")
         yield Label(f"Example answer · from the built-in sandbox, free · "
-                    f"{escape(example_text(self.example))}", classes="pane-title")
+                    f"{escape(example_text(self.example))}", classes="pane-title",
+                    id="endpoint-example-title")
         yield JsonView(id="endpoint-example")
         with Horizontal(classes="endpoint-actions compact-form"):
             yield Button(f"Try it · {self._where()}", id="endpoint-try", variant="primary")
@@ -100,6 +101,8 @@ class EndpointScreen(AreaScreen):
         if self.operation is None:
             return head
         price = price_of(host_of(self), self.operation.name)
+        if not price:  # "free a call" reads wrong
+            return f"{head} · free"
         cached = " · free when cached" if self.operation.ttl else ""
         return f"{head} · {credits_text(price)} a call{cached}"
 

@@ -57,13 +57,16 @@ def summary(reading: HarReading, count: int, base_url: str) -> str:
 
 
 def cells(item: PricedRequest) -> tuple[str, ...]:
-    """The row of one request: entry number, what the browser got, operation, params, now."""
+    """The row of one request: entry number, what the browser got, operation, what it
+    would cost now, params (last: a narrow dialog cuts them, never the price)."""
     request, imported = item.request, item.request.imported
     params = " ".join(f"{k}={shown_value(v)}" for k, v in imported.params.items()) if (
         imported) else ""
     return (str(request.number), "—" if request.status_seen is None else str(request.status_seen),
             imported.operation if imported else f"{request.method} {request.path}",
-            params, item.now)
+            # Why one cannot be sent is a sentence: the cell says which kind, the line
+            # under the table the whole reason.
+            item.now if item.sendable else item.now.partition(":")[0], params)
 
 
 class HarImportScreen(ModalScreen[None]):
@@ -93,7 +96,7 @@ class HarImportScreen(ModalScreen[None]):
     def on_mount(self) -> None:
         """Columns, then read the file (in a thread), unless this is a web tab."""
         table = self.query_one("#har-table", DataTable)
-        for label in ("#", "Seen", "Operation", "Params", "Now"):
+        for label in ("#", "Seen", "Operation", "Now", "Params"):
             table.add_column(label, key=label)
         table.display = False
         self.query_one("#har-open").display = False

@@ -25,13 +25,14 @@ from textual.widgets import Button, Label, Static, TextArea
 
 from creditscope import operations
 from creditscope.support.curl_parse import ImportProblem, redact_credentials
-from creditscope.support.har_import import pasted_har_path
+from creditscope.support.har_import import pasted_file_problem, pasted_har_path
 from creditscope.support.request_import import KEY_REPLACED, ImportedRequest, import_request
 from creditscope.support.request_target import OtherService
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
 from creditscope.tui.navigation import entry_for
 from creditscope.tui.prices import plan_text
+from creditscope.tui.web_tab import in_web_tab
 from creditscope.tui.widgets.json_view import JsonView
 from creditscope.tui.widgets.price_button import PriceButton
 
@@ -164,10 +165,14 @@ class ImportRequestScreen(ModalScreen[None]):
         if not text.strip():
             result.update("")
             return
+        if not in_web_tab(self.app) and (problem := pasted_file_problem(text)) is not None:
+            result.update(Text(f"✖ {problem}", style="bold red"))
+            return
         self.har_path = pasted_har_path(text)
         if self.har_path is not None:
-            result.update(Text(f"A HAR file: {self.har_path}. Open lists its requests to this "
-                               "service with their prices; nothing is sent.", style="italic"))
+            result.update(Text(f"A HAR file: {self.har_path}. Open HAR file lists its "
+                               "requests to this service with their prices; nothing is sent.",
+                               style="italic"))
             open_button.label = "Open HAR file"
             open_button.display = True
             return

@@ -130,8 +130,11 @@ class SettingsScreen(AreaScreen):
                 select.value = theme.name
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """No Save key in the footer of a web tab (the action would be refused)."""
-        return not (action == "save" and in_web_tab(self.app))
+        """No Save key in the footer of a web tab (the action would be refused); the
+        area's other rules too (no Ctrl+O: Settings has no place box)."""
+        if action == "save" and in_web_tab(self.app):
+            return False
+        return super().check_action(action, parameters)
 
     def _read_only(self) -> bool:
         # Keys and the command palette reach the actions even with the buttons disabled.

@@ -153,12 +153,13 @@ def summary_markup(usage: Usage, count: int, unit: str) -> str:
 
 
 def window_title(usage: Usage, start: datetime, count: int) -> str:
-    """``Per day, 01–14 Mar (UTC)`` or ``Per hour, 14 Mar 13:00–12:00 (UTC)``."""
+    """``Per day, 01–14 Mar (UTC)`` or ``Per hour, 13 Mar 13:00–12:00 (UTC)``: short
+    enough for the chart's half of an 80-column screen (the end is the next day's)."""
     if usage.period == "day":
         end = start + timedelta(days=count - 1)
         return f"Per day, {start:%d %b}–{end:%d %b} (UTC)"
     end = start + timedelta(hours=count - 1)
-    return f"Per hour, {start:%d %b %H:00}–{end:%d %b %H:00} (UTC)"
+    return f"Per hour, {start:%d %b %H:00}–{end:%H:00} (UTC)"
 
 
 def outcomes_markup(usage: Usage) -> str:
