@@ -77,3 +77,17 @@ async def test_company_export_is_a_download_named_after_the_file_only(
     assert name == "matches.csv"
     assert len(list(csv.DictReader(io.StringIO(text)))) == 5
     assert not target.parent.exists()
+
+
+def test_an_export_written_on_this_machine_is_the_owners_only(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from textual.app import App
+
+    from creditscope.tui import web_tab
+
+    monkeypatch.setattr(web_tab, "in_web_tab", lambda app: False)
+    target = tmp_path / "exports" / "ticket-4821.har"
+    assert web_tab.save_text(App(), target, '{"log": {}}') == str(target)
+    assert target.read_text(encoding="utf-8") == '{"log": {}}'
+    assert oct(target.stat().st_mode & 0o777) == "0o600"

@@ -8,6 +8,7 @@ machine that runs the server, and Settings is read-only.
 from __future__ import annotations
 
 import io
+import os
 from pathlib import Path
 
 from textual.app import App, ReturnType
@@ -35,5 +36,9 @@ def save_text(app: App[object], path: Path, text: str) -> str:
         return f"{path.name}, downloaded by your browser"
     path = path.expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(text, encoding="utf-8")
+    # A new export is the owner's only (0600), as the CLI writes them: it holds a
+    # customer's lookups. An existing file keeps the mode its owner gave it.
+    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+        file.write(text)
     return str(path)
