@@ -71,6 +71,29 @@ async def test_a_theme_change_with_an_env_key_leaves_the_key_out_of_the_file(
     assert ENV_KEY not in path.read_text()
 
 
+async def test_history_retention_is_set_in_settings_and_refused_out_of_range(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    path = config_file(isolated_dirs, "# kept for the desk\nbudget = 40\n")
+    app = explorer(tmp_path, initial_mode="settings")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        days = app.screen.query_one("#history-days", Input)
+        assert days.value == "90"  # the default, shown
+        days.value = "0"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+        assert "1 to 36500" in str(app.screen.query_one("#settings-message").render())
+        assert "history_days" not in path.read_text()  # refused: nothing saved
+        days.value = "30"
+        await pilot.press("ctrl+s")
+        await settle(pilot)
+    saved = tomllib.loads(path.read_text())
+    assert (saved["budget"], saved["history_days"]) == (40, 30)
+    assert path.read_text().startswith("# kept for the desk")  # the user's comment stays
+    assert app.settings.history_days == 30
+
+
 @pytest.mark.parametrize("key_from", ["file", "env"])
 async def test_use_the_built_in_sandbox_after_a_revoked_key_makes_the_next_search_succeed(
     tmp_path: Path, isolated_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch,

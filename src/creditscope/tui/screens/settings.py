@@ -50,6 +50,15 @@ def _seconds(text: str) -> float:
     return value
 
 
+def _history_days(text: str) -> int:
+    # Past calls older than this lose their parameters and label at the next start
+    # (their credits stay in the totals).
+    days = _whole_number(text, "history-days", allow_blank=False)
+    if days is None or not 1 <= days <= 36_500:
+        raise SettingsError("history-days", "Enter the days to keep past calls: 1 to 36500.")
+    return days
+
+
 class SettingsScreen(AreaScreen):
     """Edit the settings; Save writes the config file (mode 0600) and rebuilds the client."""
 
@@ -82,6 +91,8 @@ class SettingsScreen(AreaScreen):
                 yield TextInput(f"{settings.timeout:g}", id="timeout")
                 yield Label("Offline (cache only)", classes="field-label")
                 yield Switch(settings.offline, id="offline")
+                yield Label("History kept (days)", classes="field-label")
+                yield TextInput(str(settings.history_days), id="history-days")
             yield Label("Cache lifetimes (seconds)", classes="section-title")
             with Grid(classes="form-grid"):
                 for operation, field in settings.ttl.fields():
@@ -167,6 +178,7 @@ class SettingsScreen(AreaScreen):
                                     allow_blank=True),
             "timeout": _seconds(self.query_one("#timeout", Input).value),
             "offline": self.query_one("#offline", Switch).value,
+            "history_days": _history_days(self.query_one("#history-days", Input).value),
             "ttl": TTLSettings.model_validate(ttl),
             "theme": self.app.theme,  # the Select sets it; the palette may have since
         })
