@@ -4,6 +4,9 @@ the listed calls exported as HAR, and a customer's HAR opened from Import (``i``
 
 from __future__ import annotations
 
+import os
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -113,6 +116,29 @@ async def test_an_earlier_sessions_calls_are_listed_reopened_labelled_and_export
     exported = target.read_text()
     assert "Northwind Labs" in exported and "Lisbon" not in exported
     assert DEMO_KEY not in exported
+
+
+@pytest.mark.slow
+async def test_a_call_labelled_by_the_cli_in_another_process_is_reopened_free(
+    settings: Settings,
+) -> None:
+    env = {"CREDITSCOPE_DATA_DIR": str(settings.data_dir),
+           "CREDITSCOPE_CACHE_DIR": str(settings.cache_dir),
+           "CREDITSCOPE_CONFIG_FILE": str(settings.config_file)}
+    done = subprocess.run(
+        [sys.executable, "-m", "creditscope", "call", "restaurants/search", "--location",
+         "Porto", "--label", "#4821"],
+        env={**os.environ, **env}, capture_output=True, text=True, timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        listed = rows(app)
+        assert listed[0][1].startswith("── Session · ")
+        assert listed[1][1] == "restaurants/search" and listed[1][6].startswith("#4821 · ")
+        await choose(pilot, "restaurants/search")
+        assert "Answer from the cache · free" in text_of(app, "#response-detail")
+        assert client_of(app).ledger.session_records == []  # reopening it is no call
 
 
 async def test_an_expired_answer_is_priced_and_fetched_only_when_asked(
