@@ -18,7 +18,7 @@ figure (printed last) is the worst of the three cached medians, target < 50 ms.
 
 The clock runs from the key event entering the app (as a terminal would send
 it) until the result is in its widget AND one frame has been drawn with it
-(``screen._on_timer_update()``, what the app's refresh timer does at most
+(``textual_patch.draw_frame_now``, what the app's refresh timer does at most
 1/60 s later). It does not use ``pilot.press``, which also waits for every
 animation to finish (the tab underline slides for 300 ms) and for every
 widget's queue to drain: time the user never waits for.
@@ -35,6 +35,8 @@ from pathlib import Path
 from typing import Any
 
 from _common import median, print_figure
+
+from creditscope.tui.textual_patch import deliver_key_now, draw_frame_now
 
 SIZE = (120, 36)
 POLL_S = 0.001  # between checks of the result widget
@@ -55,28 +57,18 @@ async def settle(pilot: Any) -> None:
     await pilot.pause()
 
 
-def send_key(app: Any, key: str) -> None:
-    """Deliver ``key`` the way the terminal driver does, without Pilot's waits."""
-    from textual import events
-
-    char = "\r" if key == "enter" else (key if len(key) == 1 else None)
-    event = events.Key(key, char)
-    event.set_sender(app)
-    app._driver.send_message(event)
-
-
 async def timed(pilot: Any, key: str, shown: Callable[[], bool]) -> float:
     """Milliseconds from sending ``key`` until ``shown()`` holds and a frame shows it."""
     app = pilot.app
     if profiling:
         profiling[0].start()
     started = time.perf_counter()
-    send_key(app, key)
+    deliver_key_now(app, key)
     while not shown():
         if time.perf_counter() - started > TIMEOUT_S:
             raise TimeoutError("the result never appeared")
         await asyncio.sleep(POLL_S)
-    app.screen._on_timer_update()  # lay out and draw the frame with the result
+    draw_frame_now(app.screen)  # lay out and draw the frame with the result
     took = (time.perf_counter() - started) * 1000
     if profiling:
         profiling[0].stop()

@@ -133,3 +133,33 @@ async def test_the_notifications_on_screen_are_read_on_this_textual_only() -> No
         await pilot.pause()
         shown = textual_patch.shown_notifications(app)
         assert [(n.title, n.message, n.severity) for n in shown] == [("Saved", "kept", "warning")]
+
+
+async def test_a_key_is_delivered_and_its_frame_drawn_at_once_on_this_textual_only(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from textual.app import App, ComposeResult
+    from textual.widgets import Input
+
+    from creditscope.tui import textual_patch
+
+    class OneBox(App[None]):
+        def compose(self) -> ComposeResult:
+            yield Input(id="box")
+
+    app = OneBox()
+    async with app.run_test() as pilot:
+        app.query_one(Input).focus()
+        await pilot.pause()
+        textual_patch.deliver_key_now(app, "x")  # as the terminal would, no Pilot wait
+        for _ in range(50):
+            if app.query_one(Input).value == "x":
+                break
+            await pilot.pause(0.01)
+        assert app.query_one(Input).value == "x"
+        textual_patch.draw_frame_now(app.screen)
+        monkeypatch.setattr(textual_patch, "applies", lambda: False)
+        with pytest.raises(RuntimeError, match="checked against Textual"):
+            textual_patch.deliver_key_now(app, "y")
+        with pytest.raises(RuntimeError, match="checked against Textual"):
+            textual_patch.draw_frame_now(app.screen)

@@ -1,7 +1,8 @@
 """The one place the explorer reaches into Textual's internals, for the pinned Textual only.
 
-Three workarounds, each applied only to the Textual version it was read against, and
-two reads of what Textual does not export (4., 5.).
+Three workarounds, each applied only to the Textual version it was read against,
+two reads of what Textual does not export (4., 5.), and the benchmarks' key-to-frame
+timing (6.).
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -41,6 +42,14 @@ Textual's own, unpriced and unfiltered.
 offers no public way to list them. :func:`shown_notifications` reads them, for the
 tests that assert what a person was told (an empty list on any other Textual).
 
+6. Timing a key to its frame (``benchmarks/revisit_latency.py``): Pilot's ``press``
+waits for the app to settle, which hides the time being measured, so
+:func:`deliver_key_now` hands a key to the driver as the terminal would
+(``App._driver.send_message``) and :func:`draw_frame_now` lays out and draws the
+pending frame at once (``Screen._on_timer_update``, what the refresh timer calls).
+On any other Textual both refuse (RuntimeError): a benchmark must not time a
+different path.
+
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -54,6 +63,7 @@ from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.metadata import version
 
+from textual import events
 from textual._context import active_message_pump
 from textual._styles_cache import StylesCache
 from textual.actions import ActionParseResult
@@ -185,3 +195,27 @@ def shown_notifications(app: App[object]) -> list[ShownNotification]:
         return []
     return [ShownNotification(str(n.title), str(n.message), str(n.severity))
             for n in app._notifications]
+
+
+def _pinned_only(what: str) -> None:
+    if not applies():
+        raise RuntimeError(f"{what} is checked against Textual {CHECKED_TEXTUAL} only "
+                           f"(installed: {version('textual')})")
+
+
+def deliver_key_now(app: App[object], key: str) -> None:
+    """Hand ``key`` to ``app`` as its terminal driver does, without Pilot's waits (see 6.)."""
+    _pinned_only("deliver_key_now")
+    char = "\r" if key == "enter" else (key if len(key) == 1 else None)
+    event = events.Key(key, char)
+    event.set_sender(app)
+    driver = app._driver
+    if driver is None:
+        raise RuntimeError("the app is not running")
+    driver.send_message(event)
+
+
+def draw_frame_now(screen: Screen[object]) -> None:
+    """Lay out and draw ``screen``'s pending frame now, as the refresh timer would (6.)."""
+    _pinned_only("draw_frame_now")
+    screen._on_timer_update()
