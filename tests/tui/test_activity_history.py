@@ -317,3 +317,25 @@ def test_sessions_are_divided_and_older_pages_offered() -> None:
         "SessionDivider", "HistoryEntry", "MorePast"]
     assert items[0] == SessionDivider("me", now.started_at, True)
     assert items[-1] == MorePast(before_id=5)
+
+
+async def test_replay_asks_the_price_then_sends_the_call_again_past_the_cache(
+    settings: Settings,
+) -> None:
+    from textual.widgets import Button
+
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        await client_of(app).call("restaurants/search", {"location": "Porto"})
+        app.screen.refresh_calls()  # type: ignore[attr-defined]
+        await settle(pilot)
+        await choose(pilot, "restaurants/search")
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert "Spend 2 cr" in str(app.screen.query_one("#confirm-yes", Button).label)
+        assert client_of(app).ledger.session_totals().spent == 2  # nothing sent yet
+        app.screen.query_one("#confirm-yes", Button).press()
+        await settle(pilot)
+        assert client_of(app).ledger.session_totals().spent == 4
+        assert client_of(app).ledger.session_records[-1].credits_charged == 2  # paid, not cached

@@ -32,6 +32,7 @@ from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.activity_copy import Language, copy_as
 from creditscope.tui.screens.activity_inspector import Inspected, as_record, inspect_record, reopen
+from creditscope.tui.screens.activity_replay import ask_to_replay, replay
 from creditscope.tui.screens.activity_rows import (
     COLUMNS,
     MorePast,
@@ -322,44 +323,17 @@ class ActivityScreen(AreaScreen):
 
     def action_replay(self) -> None:
         """Send the selected call again past the cache, after confirming its price."""
-        from creditscope.tui.screens.confirm import ConfirmSpend
-
         record = self._need_selection()
         client = host_of(self).client
-        if record is None or client is None:
-            return
-        if not record.method:  # an unexplained difference: nothing to send again
-            self.notify("This entry is a balance difference, not a call.", severity="warning")
-            return
-        if (refused := self._inspected.refused) is not None:
-            self.notify(f"{refused}\nNothing to replay: correct the parameters in the "
-                        "operation's area.", title="Refused before sending", severity="warning")
-            return
-        price = client.price_of(record.operation)
-        text = (f"Send {record.method} {record.operation} again, bypassing the cache. "
-                + prices.costs_sentence(price))
-
-        def decided(confirmed: bool | None) -> None:
-            if confirmed:
-                self._replay(record)
-
-        self.app.push_screen(ConfirmSpend("Replay this call?", text, price=price), decided)
+        if record is not None and client is not None:
+            ask_to_replay(self.app, client, record, self._inspected.refused,
+                          lambda: self._replay(record))
 
     @work(exclusive=True, group="activity-replay", description="Replay a call",
           exit_on_error=False)
     async def _replay(self, record: CallRecord) -> None:
-        client = await host_of(self).wait_for_client()
-        try:
-            await client.call(record.operation, dict(record.params), refresh=True,
-                              confirm_over_budget=True)
-        except Exception as error:  # recorded by the client; shown here
-            from creditscope.tui.remedies import describe
-
-            title, code, message, step = describe(error)
-            self.notify(f"{code}\n{message}\n{step}", title=title, severity="error")
-            return
-        self.selected = None  # follow the new call at the top
-        self.notify(f"{record.operation} replayed.", title="Replayed")
+        if await replay(self.app, await host_of(self).wait_for_client(), record):
+            self.selected = None  # follow the new call at the top
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Inspector actions for the command palette (once a call is selected)."""
