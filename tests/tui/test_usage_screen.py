@@ -129,6 +129,14 @@ async def test_the_figures_on_screen_are_the_ledgers(
         await client.call("restaurants/search", {"location": "Lisbon"})
         await settle(pilot)
         assert "14 cr spent" in _text(app, "#usage-summary")
+        # a call made while another area is shown: counted when Usage is shown again
+        await app.switch_mode("catalog")
+        await settle(pilot)
+        await client.call("restaurants/search", {"location": "Porto"})
+        await settle(pilot)
+        await app.switch_mode("usage")
+        await settle(pilot)
+        assert "16 cr spent" in _text(app, "#usage-summary")
 
 
 @pytest.mark.parametrize("theme", [DARK_THEME, LIGHT_THEME])

@@ -57,6 +57,7 @@ class UsageScreen(AreaScreen):
         self.period: Period = "day"
         self.rows: list[UsageRow] = []  # the last 14 days'
         self.anything_recorded = False  # the ledger holds a call, maybe an older one
+        self._stale = False  # a call was recorded while another screen was shown
 
     def compose_body(self) -> ComposeResult:
         """Summary line, the two charts side by side, outcomes and grades below."""
@@ -73,11 +74,25 @@ class UsageScreen(AreaScreen):
         yield Static(EMPTY, id="usage-empty", classes="empty")
 
     def on_mount(self) -> None:
-        """Read the ledger now and after every recorded call."""
+        """Read the ledger now, and again after a recorded call: at once while Usage is
+        on screen, else when it is next shown (a call elsewhere reads nothing here)."""
         host = host_of(self)
-        host.signals.client_ready.subscribe(self, lambda _: self.reload())
-        host.signals.credits_changed.subscribe(self, lambda _: self.reload())
+        host.signals.client_ready.subscribe(self, lambda _: self._ledger_changed())
+        host.signals.credits_changed.subscribe(self, lambda _: self._ledger_changed())
         self.reload()
+
+    def _ledger_changed(self) -> None:
+        if self.is_current:
+            self.reload()
+        else:
+            self._stale = True
+
+    def on_screen_resume(self) -> None:
+        """Shown again: catch up with the calls made elsewhere meanwhile (Textual also
+        runs the base screen's handler: every class's ``on_`` method is called)."""
+        if self._stale:
+            self._stale = False
+            self.reload()
 
     def on_unmount(self) -> None:
         """Stop following the ledger."""
