@@ -18,7 +18,7 @@ from creditscope.client.cache import CachedEntry, ResponseCache, cache_key
 UNLOADED_LOOKUP_TTL = 5 * 60  # a company lookup in which no page could be loaded
 
 
-def identity_key(base_url: str, op: operations.Operation[Any], clean: dict[str, Any]) -> str:
+def answer_key(base_url: str, op: operations.Operation[Any], clean: dict[str, Any]) -> str:
     """The one key of a request for the cache and single-flight: its identity (see
     ``Operation.identity``)."""
     return cache_key(base_url, op.method, op.path, op.identity(clean))
@@ -44,7 +44,7 @@ def stored_entry(
     already paid for; those expire with their TTL)."""
     if cache is None:
         return None
-    entry = cache.get(identity_key(base_url, op, clean))
+    entry = cache.get(answer_key(base_url, op, clean))
     if entry is None:
         entry = cache.get(cache_key(base_url, op.method, op.path, clean))
     return entry

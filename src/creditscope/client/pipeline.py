@@ -23,7 +23,7 @@ from pydantic import BaseModel
 
 from creditscope import __version__, models, operations
 from creditscope.client.account_id import account_fingerprint
-from creditscope.client.answer_store import configured_ttls, identity_key, lifetime, stored_entry
+from creditscope.client.answer_store import answer_key, configured_ttls, lifetime, stored_entry
 from creditscope.client.cache import CachedEntry, ResponseCache
 from creditscope.client.curl import mask_headers
 from creditscope.client.errors import (
@@ -103,7 +103,7 @@ class CallPipeline:
 
     def cache_key_of(self, op: operations.Operation[Any], clean: dict[str, Any]) -> str:
         """The request's key for the cache and single-flight (its identity)."""
-        return identity_key(self.base_url, op, clean)
+        return answer_key(self.base_url, op, clean)
 
     def cached_entry(
         self, op: operations.Operation[Any], clean: dict[str, Any]
