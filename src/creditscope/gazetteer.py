@@ -16,12 +16,15 @@ from __future__ import annotations
 
 import bisect
 import gzip
+import heapq
 import math
 import re
-from collections.abc import Iterable
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from pathlib import Path
+from typing import overload
 
 from creditscope.geo import distance_km as distance_km  # where callers have always found it
 from creditscope.geo import (
@@ -33,7 +36,7 @@ from creditscope.geo import (
 from creditscope.geo import parse_point as parse_point
 from creditscope.text_folding import fold
 
-_KEY = re.compile(r"^[a-z0-9-]+_[a-z]{2}(?:-\d+)?$")
+_KEY_PARTS = re.compile(r"^([a-z0-9-]+_[a-z]{2})(?:-(\d+))?$")
 DATA_DIR = Path(__file__).resolve().parent / "data"
 CITIES_FILE = "cities.tsv.gz"
 # Places below this many people are towns: a point within a larger city's reach
@@ -67,9 +70,9 @@ ALIASES: dict[str, str] = {
 }
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class City:
-    """One populated place of the gazetteer."""
+    """One populated place of the gazetteer (made on demand from the columns)."""
 
     name: str
     ascii_name: str
@@ -95,96 +98,192 @@ class Country:
     calling_code: str
 
 
-class Gazetteer:
-    """Cities ordered most populous first, with indexes for lookup by name and prefix."""
+@dataclass
+class Places:
+    """Every place as columns, indexed by rank (most populous first).
 
-    def __init__(
-        self,
-        cities: list[City],
-        countries: dict[str, Country],
-        capitals: Iterable[City] = (),
-    ) -> None:
-        self.cities = sorted(cities, key=_size_order)
+    34,000 ``City`` objects with their floats and dicts took ~20 MB of the explorer's
+    memory; columns take ~4 MB, and a ``City`` is made only for the places asked for.
+    """
+
+    names: list[str]
+    ascii_names: list[str]  # the same object as the name when it is the same
+    countries: array[int]  # index into ``country_codes``
+    zones: array[int]  # index into ``zone_names``
+    lat: array[int]  # in 0.0001 degree, as the file has them (exact floats on division)
+    lng: array[int]
+    population: array[int]
+    country_codes: list[str]
+    zone_names: list[str]
+    capitals: frozenset[int]  # ranks of national capitals
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def city(self, rank: int) -> City:
+        return City(
+            self.names[rank], self.ascii_names[rank],
+            self.country_codes[self.countries[rank]],
+            self.lat[rank] / 10_000, self.lng[rank] / 10_000,
+            self.zone_names[self.zones[rank]], self.population[rank],
+        )
+
+
+class CitySequence(Sequence[City]):
+    """The places as ``City`` values, most populous first, made as they are read."""
+
+    def __init__(self, places: Places) -> None:
+        self._places = places
+
+    def __len__(self) -> int:
+        return len(self._places)
+
+    @overload
+    def __getitem__(self, index: int) -> City: ...
+    @overload
+    def __getitem__(self, index: slice) -> list[City]: ...
+    def __getitem__(self, index: int | slice) -> City | list[City]:
+        if isinstance(index, slice):
+            return [self._places.city(rank) for rank in range(len(self))[index]]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._places.city(index)
+
+    def __iter__(self) -> Iterator[City]:
+        return map(self._places.city, range(len(self)))
+
+
+class Gazetteer:
+    """Cities ordered most populous first, with indexes for lookup by name and prefix.
+
+    The name index is one sorted array of (rank, which name) entries compared by their
+    folded names, folded again when looked at: no second copy of 45,000 names.
+    """
+
+    def __init__(self, places: Places, countries: dict[str, Country]) -> None:
+        self.places = places
+        self.cities = CitySequence(places)
         self.countries = countries
-        self.capitals = frozenset(capitals)  # national capitals
-        self._by_name: dict[str, list[City]] = {}
-        self._folded: list[tuple[str, str]] = []  # (folded name, folded ASCII name) by rank
-        for city in self.cities:
-            spelled = fold(city.ascii_name)
-            name = spelled if city.name == city.ascii_name else fold(city.name)
-            self._folded.append((name, spelled))
-            self._by_name.setdefault(name, []).append(city)
-            if spelled != name:
-                self._by_name.setdefault(spelled, []).append(city)
+        self._names = _name_index(places)
         self._country_by_text: dict[str, str] = {}
         for country in countries.values():
             self._country_by_text[fold(country.code)] = country.code
             self._country_by_text[fold(country.name)] = country.code
         self._country_by_text.update({"uk": "GB", "usa": "US", "america": "US"})
 
-    @cached_property
-    def _by_key(self) -> dict[str, City]:
-        """Every city by its key (built on first use: only the sandbox asks)."""
-        by_key: dict[str, City] = {}
-        for city, (_, spelled) in zip(self.cities, self._folded, strict=True):
-            base = f"{spelled.replace(' ', '-') or 'city'}_{city.country_code.lower()}"
-            key, n = base, 1
-            while key in by_key:  # same name twice in one country: -2, -3 ...
-                n += 1
-                key = f"{base}-{n}"
-            by_key[key] = city
-        return by_key
+    def _entry_name(self, entry: int) -> str:
+        """The folded name an index entry stands for: rank * 2, plus 1 for the ASCII spelling."""
+        rank = entry >> 1
+        return fold(self.places.ascii_names[rank] if entry & 1 else self.places.names[rank])
+
+    def _ranks_named(self, folded: str) -> list[int]:
+        """Ranks of the places answering to ``folded``, most populous first."""
+        start = bisect.bisect_left(self._names, folded, key=self._entry_name)
+        end = bisect.bisect_right(self._names, folded, lo=start, key=self._entry_name)
+        return sorted({entry >> 1 for entry in self._names[start:end]})
+
+    def _cities_named(self, folded: str) -> list[City]:
+        return [self.places.city(rank) for rank in self._ranks_named(folded)]
+
+    def _rank_of(self, city: City) -> int | None:
+        for rank in self._ranks_named(fold(city.ascii_name)):
+            if self.places.city(rank) == city:
+                return rank
+        return None
 
     @cached_property
-    def _keys(self) -> dict[City, str]:
-        return {city: key for key, city in self._by_key.items()}
+    def _vectors(self) -> array[float]:
+        """x, y, z of each place's unit vector, three per rank (built on first use)."""
+        vectors = array("d")
+        for lat, lng in zip(self.places.lat, self.places.lng, strict=True):
+            vectors.extend(unit_vector(lat / 10_000, lng / 10_000))
+        return vectors
 
     @cached_property
-    def _prefix_index(self) -> list[tuple[str, int]]:
-        """Sorted (folded name, rank) pairs: a prefix is a contiguous slice (built on the
-        first suggestion)."""
-        pairs = {(name, rank) for rank, names in enumerate(self._folded) for name in names}
-        return sorted(pairs)
+    def _grid(self) -> tuple[array[int], array[int]]:
+        """Places by 1-degree cell: ranks ordered by cell, and where each cell starts."""
+        cells = [_cell_number(lat / 10_000, lng / 10_000)
+                 for lat, lng in zip(self.places.lat, self.places.lng, strict=True)]
+        ranks = array("I", sorted(range(len(cells)), key=cells.__getitem__))
+        starts = array("I", [0]) * (_CELLS + 1)
+        for number in cells:
+            starts[number + 1] += 1
+        for number in range(_CELLS):
+            starts[number + 1] += starts[number]
+        return ranks, starts
 
-    @cached_property
-    def _prefix_keys(self) -> list[str]:
-        return [key for key, _ in self._prefix_index]
-
-    @cached_property
-    def _grid(self) -> dict[tuple[int, int], list[tuple[int, float, float, float]]]:
-        """Places by 1-degree cell: (rank, x, y, z of the unit vector), built on first use."""
-        grid: dict[tuple[int, int], list[tuple[int, float, float, float]]] = {}
-        for rank, city in enumerate(self.cities):
-            cell = (math.floor(city.lat), math.floor(city.lng) % 360)
-            grid.setdefault(cell, []).append((rank, *unit_vector(city.lat, city.lng)))
-        return grid
+    def _in_cell(self, cell: tuple[int, int]) -> array[int]:
+        ranks, starts = self._grid
+        number = (cell[0] + 90) * 360 + cell[1]
+        return ranks[starts[number]:starts[number + 1]]
 
     def is_capital(self, city: City) -> bool:
         """True for a national capital."""
-        return city in self.capitals
+        return self._rank_of(city) in self.places.capitals
 
     def __len__(self) -> int:
-        return len(self.cities)
+        return len(self.places)
 
     def names(self) -> list[str]:
-        """Every folded name a city answers to (for fuzzy matching)."""
-        return list(self._by_name)
+        """Every folded name a city answers to (for fuzzy matching), most populous first."""
+        named: dict[str, None] = {}
+        for rank in range(len(self.places)):
+            named[fold(self.places.names[rank])] = None
+            named[fold(self.places.ascii_names[rank])] = None
+        return list(named)
 
     def named(self, folded: str) -> list[City]:
         """The cities answering to the folded name ``folded``, most populous first."""
-        return list(self._by_name.get(folded, ()))
+        return self._cities_named(folded)
+
+    def of_country(self, code: str) -> Iterator[City]:
+        """The places of one country, most populous first."""
+        if code not in self.places.country_codes:
+            return
+        wanted = self.places.country_codes.index(code)
+        for rank, country in enumerate(self.places.countries):
+            if country == wanted:
+                yield self.places.city(rank)
 
     def country(self, code: str) -> Country:
         """The country with this two-letter code (an unknown code gets a USD placeholder)."""
         return self.countries.get(code.upper()) or Country(code.upper(), code.upper(), "USD", "1")
 
     def key(self, city: City) -> str:
-        """A stable, URL-safe identifier of a city, e.g. ``"lisbon_pt"``."""
-        return self._keys[city]
+        """A stable, URL-safe identifier of a city, e.g. ``"lisbon_pt"``: its ASCII name
+        and country, then ``-2``, ``-3`` ... for smaller places of the same name."""
+        rank = self._rank_of(city)
+        if rank is None:
+            raise KeyError(city)
+        base = _key_base(self.places.ascii_names[rank], city.country_code)
+        same = self._same_base(base)
+        position = same.index(rank)
+        return base if position == 0 else f"{base}-{position + 1}"
+
+    def _same_base(self, base: str) -> list[int]:
+        """Ranks whose key starts with ``base``, most populous first."""
+        spelled = base.rpartition("_")[0]
+        folded = spelled.replace("-", " ")
+        candidates = self._ranks_named(folded)
+        if folded == "city":  # a name that folds to nothing is keyed "city" too
+            candidates = sorted({*candidates, *self._ranks_named("")})
+        return [rank for rank in candidates
+                if _key_base(self.places.ascii_names[rank],
+                             self.places.country_codes[self.places.countries[rank]]) == base]
 
     def by_key(self, key: str) -> City | None:
         """The city whose ``key`` is this, if any."""
-        return self._by_key.get(key)
+        found = _KEY_PARTS.match(key)
+        if found is None:
+            return None
+        base, number = found.group(1), int(found.group(2) or 1)
+        same = self._same_base(base)
+        if not 1 <= number <= len(same):
+            return None
+        city = self.places.city(same[number - 1])
+        return city if self.key(city) == key else None  # "x_pt-1", "x_pt-02": not keys
 
     def resolve(self, text: str) -> City | None:
         """The city a user means by ``text``, most populous first.
@@ -210,7 +309,7 @@ class Gazetteer:
         point = parse_point(text)
         if point is not None:
             return (self.nearest(*point),)
-        keyed = self._by_key.get(text.strip().lower()) if _KEY.match(text.strip().lower()) else None
+        keyed = self.by_key(text.strip().lower())
         if keyed is not None:
             return (keyed,)
         parts = [fold(p) for p in text.split(",")]
@@ -255,11 +354,11 @@ class Gazetteer:
 
     def _namesakes(self, folded: str, country: str | None) -> tuple[City, ...]:
         """The places called ``folded`` (or its everyday alias), most populous first."""
-        found = list(self._by_name.get(folded, ()))
+        ranks = self._ranks_named(folded)
         alias = ALIASES.get(folded)
         if alias:
-            found += [c for c in self._by_name.get(alias, ()) if c not in found]
-            found.sort(key=_size_order)
+            ranks = sorted({*ranks, *self._ranks_named(alias)})
+        found = (self.places.city(rank) for rank in ranks)
         return tuple(c for c in found if country is None or c.country_code == country)
 
     def suggest(self, prefix: str, limit: int = 8) -> list[City]:
@@ -267,14 +366,11 @@ class Gazetteer:
         key = fold(prefix)
         if not key or limit <= 0:
             return []
-        index = self._prefix_index
-        start = bisect.bisect_left(self._prefix_keys, key)
-        ranks: set[int] = set()
-        for folded, rank in index[start:]:
-            if not folded.startswith(key):
-                break
-            ranks.add(rank)
-        return [self.cities[rank] for rank in sorted(ranks)[:limit]]
+        start = bisect.bisect_left(self._names, key, key=self._entry_name)
+        # Every name starting with the prefix sorts before the prefix + the last character.
+        end = bisect.bisect_left(self._names, key + "\U0010ffff", lo=start, key=self._entry_name)
+        ranks = heapq.nsmallest(limit, {entry >> 1 for entry in self._names[start:end]})
+        return [self.places.city(rank) for rank in ranks]
 
     def nearest(self, lat: float, lng: float) -> City:
         """The city a point is in: the closest place, unless the closest is a town
@@ -285,39 +381,41 @@ class Gazetteer:
         return _nearest_cached(self, round(lat, 4), round(lng, 4))
 
     def _nearest(self, lat: float, lng: float) -> City:
-        closest = self.cities[self._closest_rank(lat, lng)]
+        closest = self.places.city(self._closest_rank(lat, lng))
         if closest.population >= TOWN_POPULATION:
             return closest
         row, column = math.floor(lat), math.floor(lng)
+        nearby = (self.places.city(rank)
+                  for cell in ring_cells(row, column, 1, include_inside=True)
+                  for rank in self._in_cell(cell))
         covering = [
-            self.cities[rank]
-            for cell in ring_cells(row, column, 1, include_inside=True)
-            for rank, *_ in self._grid.get(cell, ())
-            if self.cities[rank].population > closest.population
-            and distance_km(lat, lng, self.cities[rank].lat, self.cities[rank].lng)
-            <= reach_km(self.cities[rank].population)
+            city for city in nearby
+            if city.population > closest.population
+            and distance_km(lat, lng, city.lat, city.lng) <= reach_km(city.population)
         ]
         return min(covering, key=_size_order) if covering else closest
 
     def _closest_rank(self, lat: float, lng: float) -> int:
         """The rank of the place closest to the point, searching the grid ring by ring."""
         x, y, z = unit_vector(lat, lng)
+        vectors = self._vectors
         row, column = math.floor(lat), math.floor(lng)
         best, best_dot = -1, -2.0
+
+        def closer(ranks: Iterable[int]) -> None:
+            nonlocal best, best_dot
+            for rank in ranks:
+                at = rank * 3
+                dot = x * vectors[at] + y * vectors[at + 1] + z * vectors[at + 2]
+                if dot > best_dot or (dot == best_dot and rank < best):
+                    best, best_dot = rank, dot
+
         for ring in range(_NEAR_RINGS + 1):
             if best >= 0 and ring_bound_km(lat, ring) > dot_km(best_dot):
                 return best
             for cell in ring_cells(row, column, ring):
-                for rank, cx, cy, cz in self._grid.get(cell, ()):
-                    dot = x * cx + y * cy + z * cz
-                    if dot > best_dot or (dot == best_dot and rank < best):
-                        best, best_dot = rank, dot
-        # Far from everything (mid-ocean, the poles): look at every place.
-        for cell_places in self._grid.values():
-            for rank, cx, cy, cz in cell_places:
-                dot = x * cx + y * cy + z * cz
-                if dot > best_dot or (dot == best_dot and rank < best):
-                    best, best_dot = rank, dot
+                closer(self._in_cell(cell))
+        closer(range(len(self.places)))  # far from everything (mid-ocean, the poles)
         return best
 
 
@@ -354,45 +452,91 @@ def _data_lines(filename: str) -> list[list[str]]:
     return [line.split("\t") for line in text.splitlines() if line and not line.startswith("#")]
 
 
-def parse_cities(text: str) -> tuple[list[City], list[City]]:
-    """The places of a cities file (layout in ``tools/derive_cities.py``): ``=CC`` lines
-    with the country's time zones, then its places, each latitude a step from the last.
-    Returns every place, and the national capitals among them."""
-    cities: list[City] = []
+def parse_places(lines: Iterable[str]) -> Places:
+    """The places of a cities file's lines (layout in ``tools/derive_cities.py``): ``=CC``
+    lines with the country's time zones, then its places, each latitude a step from the
+    last; ranked most populous first (ties by name and country, then in the file's order).
+    Read into columns as the lines stream past: the load's peak stays a few MB."""
+    names: list[str] = []
+    ascii_names: list[str] = []
+    countries, zones = array("H"), array("H")
+    lats, lngs, population = array("i"), array("i"), array("q")
+    country_codes: list[str] = []
+    zone_names: dict[str, int] = {}
     capitals: list[int] = []
-    country, zones, lat = "", [""], 0
-    for line in text.splitlines():
+    country_zones, lat = [0], 0
+    for line in lines:
+        line = line.rstrip("\n")
         if not line or line.startswith("#"):
             continue
         fields = line.split("\t")
         if line.startswith("="):
-            country, zones, lat = fields[0][1:], fields[1:], 0
+            country_codes.append(fields[0][1:])
+            country_zones = [zone_names.setdefault(z, len(zone_names)) for z in fields[1:]] or [0]
+            lat = 0
             continue
-        name, spelled, step, lng, zone, population = fields[:6]
+        name, spelled, step, lng, zone, people = fields[:6]
         lat += int(step)
         if fields[6:] == ["*"]:
-            capitals.append(len(cities))
-        cities.append(
-            City(
-                name,
-                spelled or name,
-                country,
-                lat / 10_000,
-                int(lng) / 10_000,
-                zones[int(zone) if zone else 0],
-                int(population),
-            )
-        )
-    return cities, [cities[index] for index in capitals]
+            capitals.append(len(names))
+        names.append(name)
+        ascii_names.append(spelled or name)
+        countries.append(len(country_codes) - 1)
+        zones.append(country_zones[int(zone or 0)])
+        lats.append(lat)
+        lngs.append(int(lng))
+        population.append(int(people))
+    # Stable sorts, least significant key first: population down, then name, then country.
+    order = list(range(len(names)))
+    order.sort(key=lambda index: country_codes[countries[index]])
+    order.sort(key=names.__getitem__)
+    order.sort(key=population.__getitem__, reverse=True)
+    rank_of = {index: rank for rank, index in enumerate(order)}
+    return Places(
+        names=[names[index] for index in order],
+        ascii_names=[ascii_names[index] for index in order],
+        countries=array("H", map(countries.__getitem__, order)),
+        zones=array("H", map(zones.__getitem__, order)),
+        lat=array("i", map(lats.__getitem__, order)),
+        lng=array("i", map(lngs.__getitem__, order)),
+        population=array("q", map(population.__getitem__, order)),
+        country_codes=country_codes, zone_names=list(zone_names) or [""],
+        capitals=frozenset(rank_of[index] for index in capitals),
+    )
+
+
+def _name_index(places: Places) -> array[int]:
+    """(rank * 2 [+ 1 for the ASCII spelling]) entries sorted by folded name, then rank:
+    a name's places are one contiguous run, and so are a prefix's."""
+    entries = array("I")
+    for rank, (name, spelled) in enumerate(zip(places.names, places.ascii_names, strict=True)):
+        entries.append(rank * 2)
+        if spelled is not name and fold(spelled) != fold(name):
+            entries.append(rank * 2 + 1)
+
+    def folded(entry: int) -> str:
+        return fold(places.ascii_names[entry >> 1] if entry & 1 else places.names[entry >> 1])
+
+    return array("I", sorted(entries, key=folded))  # stable: ranks stay in order
+
+
+_CELLS = 180 * 360  # one-degree cells from the south pole
+
+
+def _cell_number(lat: float, lng: float) -> int:
+    return (min(89, math.floor(lat)) + 90) * 360 + math.floor(lng) % 360
+
+
+def _key_base(ascii_name: str, country_code: str) -> str:
+    return f"{fold(ascii_name).replace(' ', '-') or 'city'}_{country_code.lower()}"
 
 
 @lru_cache(maxsize=1)
 def load_gazetteer() -> Gazetteer:
     """The shipped gazetteer, read from disk on first use and then kept."""
-    text = gzip.decompress((DATA_DIR / CITIES_FILE).read_bytes()).decode("utf-8")
     countries = {
         code: Country(code, name, currency, calling)
         for code, name, currency, calling in _data_lines("countries.tsv")
     }
-    cities, capitals = parse_cities(text)
-    return Gazetteer(cities, countries, capitals)
+    with gzip.open(DATA_DIR / CITIES_FILE, "rt", encoding="utf-8") as lines:
+        return Gazetteer(parse_places(lines), countries)

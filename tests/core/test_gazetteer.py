@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gzip
+import itertools
 import subprocess
 import sys
 import time
@@ -236,3 +237,35 @@ def test_gazetteer_loads_and_answers_fast() -> None:
     for lat, lng in ((38.72, -9.14), (48.86, 2.34), (0.0, -30.0), (-33.87, 151.21)):
         gazetteer._nearest(lat, lng)  # uncached, the mid-Atlantic point scans everything
     assert time.perf_counter() - started < 0.25
+
+
+def test_gazetteer_stays_small_in_memory() -> None:
+    """The explorer keeps the gazetteer all day: its 34,000 places as columns, a City
+    made only when asked for. As 34,000 City objects with name indexes it held ~45 MB
+    of Python objects once suggestions, nearest and keys had been used; now ~6 MB."""
+    code = (
+        "import tracemalloc; tracemalloc.start(); "
+        "from creditscope.gazetteer import load_gazetteer; g = load_gazetteer(); "
+        "g.suggest('lo'); g.nearest(38.72, -9.14); g.key(g.resolve('Lisbon')); "
+        "g.by_key('sahiwal_pk-2'); g.alternatives('Valencia'); "
+        "now, peak = tracemalloc.get_traced_memory(); print(now, peak)"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    alive, peak = (int(n) / 1e6 for n in out.stdout.split())
+    assert alive < 10, f"{alive:.1f} MB alive after loading and using the gazetteer"
+    assert peak < 16, f"{peak:.1f} MB at the load's peak"
+
+
+def test_cities_read_as_a_sequence_most_populous_first() -> None:
+    gazetteer = load_gazetteer()
+    cities = gazetteer.cities
+    first = [cities[rank] for rank in range(5)]
+    assert first == cities[:5] == list(itertools.islice(iter(cities), 5))
+    assert cities[-1] == cities[len(cities) - 1]
+    assert all(a.population >= b.population for a, b in itertools.pairwise(first))
+    with pytest.raises(IndexError):
+        cities[len(cities)]
+    portugal = list(gazetteer.of_country("PT"))
+    assert portugal[0].name == "Lisbon" and {c.country_code for c in portugal} == {"PT"}
+    assert list(gazetteer.of_country("ZZ")) == []
+    assert gazetteer.by_key("lisbon_pt-1") is None and gazetteer.by_key("sahiwal_pk-02") is None

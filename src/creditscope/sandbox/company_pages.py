@@ -131,9 +131,7 @@ def _largest_cities(country: str) -> tuple[City, ...]:
     """The country's largest cities, leaving out districts of a larger one."""
     kept: list[City] = []
     gazetteer = load_gazetteer()
-    for city in gazetteer.cities:  # most populous first
-        if city.country_code != country:
-            continue
+    for city in gazetteer.of_country(country):  # most populous first
         if city.population < TOWN_POPULATION and not gazetteer.is_capital(city):
             continue  # a town: no headquarters there
         if all(distance_km(city.lat, city.lng, c.lat, c.lng) > SEPARATE_CITY_KM for c in kept):
