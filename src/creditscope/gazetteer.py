@@ -98,6 +98,25 @@ class Country:
     calling_code: str
 
 
+class TextColumn:
+    """Strings kept as one UTF-8 block and their end offsets: a place name costs its
+    bytes and 4 more, not a ~60-byte ``str`` object; each read decodes a fresh one."""
+
+    def __init__(self, texts: Iterable[str]) -> None:
+        block, ends = bytearray(), array("I")
+        for text in texts:
+            block += text.encode()
+            ends.append(len(block))
+        self._block, self._ends = bytes(block), ends
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def __getitem__(self, index: int) -> str:
+        start = self._ends[index - 1] if index else 0
+        return self._block[start:self._ends[index]].decode()
+
+
 @dataclass
 class Places:
     """Every place as columns, indexed by rank (most populous first).
@@ -106,8 +125,8 @@ class Places:
     memory; columns take ~4 MB, and a ``City`` is made only for the places asked for.
     """
 
-    names: list[str]
-    ascii_names: list[str]  # the same object as the name when it is the same
+    names: TextColumn
+    spellings: TextColumn  # the ASCII name where it differs from the name, else ""
     countries: array[int]  # index into ``country_codes``
     zones: array[int]  # index into ``zone_names``
     lat: array[int]  # in 0.0001 degree, as the file has them (exact floats on division)
@@ -120,9 +139,12 @@ class Places:
     def __len__(self) -> int:
         return len(self.names)
 
+    def ascii_name(self, rank: int) -> str:
+        return self.spellings[rank] or self.names[rank]
+
     def city(self, rank: int) -> City:
         return City(
-            self.names[rank], self.ascii_names[rank],
+            self.names[rank], self.ascii_name(rank),
             self.country_codes[self.countries[rank]],
             self.lat[rank] / 10_000, self.lng[rank] / 10_000,
             self.zone_names[self.zones[rank]], self.population[rank],
@@ -176,7 +198,7 @@ class Gazetteer:
     def _entry_name(self, entry: int) -> str:
         """The folded name an index entry stands for: rank * 2, plus 1 for the ASCII spelling."""
         rank = entry >> 1
-        return fold(self.places.ascii_names[rank] if entry & 1 else self.places.names[rank])
+        return fold(self.places.spellings[rank] if entry & 1 else self.places.names[rank])
 
     def _ranks_named(self, folded: str) -> list[int]:
         """Ranks of the places answering to ``folded``, most populous first."""
@@ -231,7 +253,7 @@ class Gazetteer:
         named: dict[str, None] = {}
         for rank in range(len(self.places)):
             named[fold(self.places.names[rank])] = None
-            named[fold(self.places.ascii_names[rank])] = None
+            named[fold(self.places.ascii_name(rank))] = None
         return list(named)
 
     def named(self, folded: str) -> list[City]:
@@ -257,7 +279,7 @@ class Gazetteer:
         rank = self._rank_of(city)
         if rank is None:
             raise KeyError(city)
-        base = _key_base(self.places.ascii_names[rank], city.country_code)
+        base = _key_base(self.places.ascii_name(rank), city.country_code)
         same = self._same_base(base)
         position = same.index(rank)
         return base if position == 0 else f"{base}-{position + 1}"
@@ -270,7 +292,7 @@ class Gazetteer:
         if folded == "city":  # a name that folds to nothing is keyed "city" too
             candidates = sorted({*candidates, *self._ranks_named("")})
         return [rank for rank in candidates
-                if _key_base(self.places.ascii_names[rank],
+                if _key_base(self.places.ascii_name(rank),
                              self.places.country_codes[self.places.countries[rank]]) == base]
 
     def by_key(self, key: str) -> City | None:
@@ -458,7 +480,7 @@ def parse_places(lines: Iterable[str]) -> Places:
     last; ranked most populous first (ties by name and country, then in the file's order).
     Read into columns as the lines stream past: the load's peak stays a few MB."""
     names: list[str] = []
-    ascii_names: list[str] = []
+    spellings: list[str] = []
     countries, zones = array("H"), array("H")
     lats, lngs, population = array("i"), array("i"), array("q")
     country_codes: list[str] = []
@@ -480,7 +502,7 @@ def parse_places(lines: Iterable[str]) -> Places:
         if fields[6:] == ["*"]:
             capitals.append(len(names))
         names.append(name)
-        ascii_names.append(spelled or name)
+        spellings.append(spelled)
         countries.append(len(country_codes) - 1)
         zones.append(country_zones[int(zone or 0)])
         lats.append(lat)
@@ -493,8 +515,8 @@ def parse_places(lines: Iterable[str]) -> Places:
     order.sort(key=population.__getitem__, reverse=True)
     rank_of = {index: rank for rank, index in enumerate(order)}
     return Places(
-        names=[names[index] for index in order],
-        ascii_names=[ascii_names[index] for index in order],
+        names=TextColumn(map(names.__getitem__, order)),
+        spellings=TextColumn(map(spellings.__getitem__, order)),
         countries=array("H", map(countries.__getitem__, order)),
         zones=array("H", map(zones.__getitem__, order)),
         lat=array("i", map(lats.__getitem__, order)),
@@ -509,13 +531,14 @@ def _name_index(places: Places) -> array[int]:
     """(rank * 2 [+ 1 for the ASCII spelling]) entries sorted by folded name, then rank:
     a name's places are one contiguous run, and so are a prefix's."""
     entries = array("I")
-    for rank, (name, spelled) in enumerate(zip(places.names, places.ascii_names, strict=True)):
+    for rank in range(len(places)):
         entries.append(rank * 2)
-        if spelled is not name and fold(spelled) != fold(name):
+        spelled = places.spellings[rank]
+        if spelled and fold(spelled) != fold(places.names[rank]):
             entries.append(rank * 2 + 1)
 
     def folded(entry: int) -> str:
-        return fold(places.ascii_names[entry >> 1] if entry & 1 else places.names[entry >> 1])
+        return fold(places.spellings[entry >> 1] if entry & 1 else places.names[entry >> 1])
 
     return array("I", sorted(entries, key=folded))  # stable: ranks stay in order
 

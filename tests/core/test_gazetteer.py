@@ -242,7 +242,7 @@ def test_gazetteer_loads_and_answers_fast() -> None:
 def test_gazetteer_stays_small_in_memory() -> None:
     """The explorer keeps the gazetteer all day: its 34,000 places as columns, a City
     made only when asked for. As 34,000 City objects with name indexes it held ~45 MB
-    of Python objects once suggestions, nearest and keys had been used; now ~6 MB."""
+    of Python objects once suggestions, nearest and keys had been used; now ~3 MB."""
     code = (
         "import tracemalloc; tracemalloc.start(); "
         "from creditscope.gazetteer import load_gazetteer; g = load_gazetteer(); "
@@ -252,7 +252,7 @@ def test_gazetteer_stays_small_in_memory() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     alive, peak = (int(n) / 1e6 for n in out.stdout.split())
-    assert alive < 10, f"{alive:.1f} MB alive after loading and using the gazetteer"
+    assert alive < 6, f"{alive:.1f} MB alive after loading and using the gazetteer"
     assert peak < 16, f"{peak:.1f} MB at the load's peak"
 
 
