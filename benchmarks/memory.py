@@ -106,7 +106,7 @@ async def explorer_child(
     """The explorer on the in-process sandbox, driven through the whole journey;
     ``at_end`` runs with the app still open after the last step."""
     sys.path.insert(0, str(HERE))
-    from credit_efficiency import (
+    from journey import (
         JOURNEY,
         EventsPage,
         LookupCompany,
