@@ -9,6 +9,7 @@ commands and ``doctor``. It also names where the client keeps its files.
 from __future__ import annotations
 
 import asyncio
+import functools
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -104,6 +105,17 @@ def service_transport(settings: Settings) -> httpx.AsyncBaseTransport | None:
     return sandbox_transport(sandbox_db_path(settings))
 
 
+def explorer_transport(settings: Settings) -> httpx.AsyncBaseTransport | None:
+    """The explorer's way to the service: the sandbox in a child process (it keeps open
+    all day; see ``sandbox_process``), or None for the network."""
+    if not settings.is_sandbox:
+        return None
+    from creditscope.sandbox_process import SandboxProcessTransport
+
+    private_directory(settings.data_dir)
+    return SandboxProcessTransport(sandbox_db_path(settings))
+
+
 def build_client(
     settings: Settings, *, transport: httpx.AsyncBaseTransport | None = None,
     session: SpendSession | None = None,
@@ -127,6 +139,16 @@ def build_client(
     )
 
 
+@functools.cache
+def example_sandbox() -> httpx.AsyncBaseTransport:
+    """The throwaway sandbox (in memory) that answers the catalog's examples: in a child
+    process started on the first example, so looking at the catalog never loads FastAPI
+    into the explorer. It ends with the explorer."""
+    from creditscope.sandbox_process import SandboxProcessTransport
+
+    return SandboxProcessTransport(None)
+
+
 async def sandbox_example(operation: str, params: dict[str, Any]) -> tuple[int, str]:
     """The built-in sandbox's answer to ``operation`` with ``params`` (status, body), from
     a throwaway sandbox in memory: free, recorded nowhere, whatever service is configured."""
@@ -134,11 +156,12 @@ async def sandbox_example(operation: str, params: dict[str, Any]) -> tuple[int, 
     from creditscope.client.responses import query_params
 
     op = operations.get(operation)
-    async with httpx.AsyncClient(transport=sandbox_transport(None),
-                                 base_url=SANDBOX_BASE_URL,
-                                 headers={"X-API-Key": DEMO_KEY}) as http:
-        if op.is_post:
-            response = await http.post(op.path, json=params)
-        else:
-            response = await http.get(op.path, params=query_params(params))
-    return response.status_code, response.text
+    url = httpx.URL(SANDBOX_BASE_URL + op.path)
+    headers = {"X-API-Key": DEMO_KEY}
+    if op.is_post:
+        request = httpx.Request("POST", url, json=params, headers=headers)
+    else:
+        request = httpx.Request("GET", url, params=query_params(params), headers=headers)
+    request.extensions["timeout"] = {"read": 30.0}
+    response = await example_sandbox().handle_async_request(request)
+    return response.status_code, (await response.aread()).decode()

@@ -30,6 +30,6 @@ def command() -> None:
 def explorer_client(settings: Settings) -> DataClient:
     """The explorer's client, built in its worker thread after the first frame: importing
     the wiring pulls in httpx, pydantic and (for the sandbox) FastAPI, all slow."""
-    from creditscope.wiring import build_client
+    from creditscope.wiring import build_client, explorer_transport
 
-    return build_client(settings)
+    return build_client(settings, transport=explorer_transport(settings))
