@@ -18,6 +18,7 @@ from creditscope.models import RestaurantSummary
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import quote
 from creditscope.tui.screens.restaurants import formatting as fmt
+from creditscope.tui.textual_patch import CellsKeyedByContent
 
 DETAILS = "restaurants/details"
 
@@ -60,7 +61,7 @@ def sort_results(
     return ordered
 
 
-class RestaurantResults(DataTable[Any]):
+class RestaurantResults(CellsKeyedByContent):
     """Restaurants from a search; the header or ``o`` changes the order, Enter opens one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
