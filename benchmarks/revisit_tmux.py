@@ -1,6 +1,6 @@
 """Cached revisits in a real terminal: key sent to tmux -> result on the pane's screen.
 
-Run: ``.venv/bin/python benchmarks/revisit_tmux.py [--repeats 5]``
+Run: ``.venv/bin/python benchmarks/revisit_tmux.py [--repeats 5] [--src DIR]``
 
 The real ``creditscope`` (built-in sandbox, its own HOME and XDG dirs) runs in a
 120x36 tmux pane, as a user meets it. Three views:
@@ -281,11 +281,18 @@ def enter_restaurants(app: Pane) -> None:
         time.sleep(0.5)
 
 
-def run(tmux: Tmux, home: Path, key_app: Path, repeats: int) -> Samples:
+def creditscope_argv(src: Path | None) -> list[str]:
+    """The command that starts the explorer: installed, or from another checkout's src."""
+    if src is None:
+        return [str(CREDITSCOPE)]
+    return ["env", f"PYTHONPATH={src.resolve()}", PYTHON, "-m", "creditscope"]
+
+
+def run(tmux: Tmux, home: Path, key_app: Path, repeats: int, src: Path | None) -> Samples:
     """Uncached calls, then rounds of cached revisits, each beside a baseline sample."""
     samples = Samples()
     env = isolated_env(home)
-    app = Pane(tmux, *launch(tmux, [str(CREDITSCOPE)], env)[:2])
+    app = Pane(tmux, *launch(tmux, creditscope_argv(src), env)[:2])
     base = Pane(tmux, *launch(tmux, [PYTHON, str(key_app)], env)[:2])
     try:
         app.wait(*CREDITSCOPE_READY)
@@ -325,6 +332,9 @@ def main() -> None:
     """Print the baseline and each view's uncached and cached medians; the worst cached last."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeats", type=int, default=5, help=f"at most {len(CITIES)}")
+    parser.add_argument("--src", type=Path, metavar="DIR",
+                        help="run the explorer from this src directory (e.g. an older "
+                        "checkout's, for a before/after in the same conditions)")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         sys.exit("tmux is required (apt-get install tmux)")
@@ -337,7 +347,7 @@ def main() -> None:
         home.mkdir()
         tmux.start()
         try:
-            samples = run(tmux, home, key_app, repeats)
+            samples = run(tmux, home, key_app, repeats, args.src)
         finally:
             tmux.stop()
         ledger = ledger_summary(home)

@@ -19,6 +19,7 @@ from creditscope.tui.host import host_of
 from creditscope.tui.prices import quote
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.textual_patch import CellsKeyedByContent
+from creditscope.tui.widgets.drawn_focus import FocusWhenDrawn
 
 DETAILS = "restaurants/details"
 
@@ -61,7 +62,7 @@ def sort_results(
     return ordered
 
 
-class RestaurantResults(CellsKeyedByContent):
+class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
     """Restaurants from a search; the header or ``o`` changes the order, Enter opens one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
