@@ -16,6 +16,10 @@ result shows (learnt from the uncached call's screen and checked absent before
 the key). A revisit must be a cache hit: the button says "cached · free"
 before the key, and the header's "N cr spent" is the same afterwards.
 
+Beside each wall time, the app's CPU time over the same span (its main thread,
+from /proc/PID/schedstat): the direction of a change on a loaded machine, where
+wall times swing by 2x.
+
 Baseline, measured the same way in the same run, alternating with every sample:
 a minimal Textual app whose key press changes a Static's text (the floor of tmux +
 Textual from key to screen). Medians of the repeats; the figure, printed last,
@@ -25,6 +29,7 @@ is the worst cached median in ms (target < 50).
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import shutil
@@ -98,6 +103,8 @@ class Pane:
     tmux: Tmux
     pane: str
     pid: int
+    cpu_ms: float = math.nan
+    """The app's CPU time during the last timed key (its main thread), in ms."""
 
     def screen(self) -> str:
         """The pane's text now."""
@@ -141,10 +148,18 @@ class Pane:
         already = [marker for marker in markers if marker in on_screen]
         if len(already) == len(markers):
             raise RuntimeError(f"the result {markers} is on screen before the key:\n{on_screen}")
+        cpu = cpu_ns(self.pid)
         started = time.perf_counter()
         self.keys(key)
-        return wait_for_text(self.tmux, self.pane, markers, started, poll_s=POLL_S,
+        took = wait_for_text(self.tmux, self.pane, markers, started, poll_s=POLL_S,
                              timeout_s=STEP_TIMEOUT_S) * 1000
+        self.cpu_ms = (cpu_ns(self.pid) - cpu) / 1e6
+        return took
+
+
+def cpu_ns(pid: int) -> int:
+    """CPU time of ``pid``'s main thread (the app's event loop) so far, in ns (Linux)."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
 
 
 def spent(screen: str) -> int:
@@ -174,6 +189,8 @@ class Samples:
     uncached: dict[str, list[float]] = field(default_factory=lambda: {v: [] for v in VIEWS})
     cached: dict[str, list[float]] = field(default_factory=lambda: {v: [] for v in VIEWS})
     baseline: list[float] = field(default_factory=list)
+    cached_cpu: dict[str, list[float]] = field(default_factory=lambda: {v: [] for v in VIEWS})
+    baseline_cpu: list[float] = field(default_factory=list)
 
 
 class Journey:
@@ -312,7 +329,9 @@ def run(tmux: Tmux, home: Path, key_app: Path, repeats: int, src: Path | None) -
         for i in range(repeats):
             for view, revisit in views.items():
                 samples.baseline.append(journey.baseline())
+                samples.baseline_cpu.append(base.cpu_ms)
                 samples.cached[view].append(revisit(i))
+                samples.cached_cpu[view].append(app.cpu_ms)
     finally:
         close(tmux, app.pane, app.pid)
         close(tmux, base.pane, base.pid)
@@ -354,14 +373,15 @@ def main() -> None:
     width, height = TMUX_SIZE
     base = median(samples.baseline)
     print(f"key sent to tmux -> result on screen at {width}x{height}, medians of {repeats} (ms)")
-    print(f"  {'baseline key app':<18} {base:7.1f}   runs: "
-          + " ".join(f"{v:.0f}" for v in samples.baseline))
+    print(f"  {'baseline key app':<18} {base:7.1f}   (app CPU {median(samples.baseline_cpu):.1f})"
+          "   runs: " + " ".join(f"{v:.0f}" for v in samples.baseline))
     worst = 0.0
     for view in VIEWS:
         cached = median(samples.cached[view])
         worst = max(worst, cached)
         print(f"  {view:<18} uncached {median(samples.uncached[view]):7.1f}   cached "
-              f"{cached:6.1f} ({cached / base:.2f}x baseline)   cached runs: "
+              f"{cached:6.1f} ({cached / base:.2f}x baseline; app CPU "
+              f"{median(samples.cached_cpu[view]):.1f})   cached runs: "
               + " ".join(f"{v:.0f}" for v in samples.cached[view]))
     print("ledger after the run (revisits charged nothing: checked on the meter per sample)")
     print(ledger)

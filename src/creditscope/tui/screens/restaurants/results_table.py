@@ -141,7 +141,11 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
             arrow = ""
             if column.key == self.sort_column:
                 arrow = " ▼" if self.sort_descending else " ▲"
-            self.columns[self._column_key(column.key)].label = Text(column.title + arrow)
+            shown = self.columns[self._column_key(column.key)]
+            shown.label = Text(column.title + arrow)
+            # Widths fit these rows (a DataTable's only grow): the same results draw the
+            # same table, so a revisit's cells come from the cell cache.
+            shown.content_width = shown.label.cell_len
         for restaurant in self.shown():
             self.add_row(*self._cells(restaurant), key=restaurant.id)
         self._fit_header_labels()
