@@ -42,5 +42,10 @@ class FocusWhenDrawn(_Base):
         lines = super().render_lines(crop)
         if self._focus_when_drawn:
             self._focus_when_drawn = False
-            self.call_next(self.focus)
+            self.call_next(self._take_focus)
         return lines
+
+    def _take_focus(self) -> None:
+        # Not from a screen in the background (drawn under another) or once focused.
+        if not self.has_focus and self.screen.is_current:
+            self.focus()
