@@ -234,13 +234,15 @@ class Journey:
         if cached:
             return self.cached("Enter", self.search_result[city])
         took = self.app.timed("Enter", (f"restaurants near {city}",))
-        time.sleep(SETTLE_S)  # the whole result drawn, not a frame in the middle
-        screen = self.app.wait("Name", "Open now")
-        summary = next(line for line in screen.splitlines() if f"restaurants near {city}" in line)
-        summary = summary.strip().split(" · ")[0]
-        # The first row's name (column widths follow the widest name shown so far).
-        first = re.split(r"\s{2,}", rows_after(screen, "Open now")[0])[0]
-        self.search_result[city] = (summary, first)
+        deadline = time.monotonic() + STEP_TIMEOUT_S
+        while True:  # the whole result drawn: the summary names the first row's restaurant
+            time.sleep(SETTLE_S)
+            screen = self.app.wait("Name", "Open now")
+            line = next(line for line in screen.splitlines() if f"restaurants near {city}" in line)
+            first = re.split(r"\s{2,}", rows_after(screen, "Open now")[0])[0]
+            if f"opens {first} ·" in line or time.monotonic() > deadline:
+                break
+        self.search_result[city] = (line.strip().split(" · ")[0], first)
         return took
 
     # --- menu tab -----------------------------------------------------------------
