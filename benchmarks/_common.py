@@ -1,4 +1,5 @@
-"""Helpers shared by the benchmark scripts: medians, percentiles, figures, ports, RSS.
+"""Helpers shared by the benchmark scripts: medians, percentiles, figures, ports, RSS,
+and a private tmux server to run an app in a real terminal pane.
 
 Every script prints its baseline, then its figure LAST as one line::
 
@@ -12,16 +13,22 @@ from __future__ import annotations
 import math
 import os
 import resource
+import signal
 import socket
 import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 # The interpreter running the benchmark (the project's venv); subprocesses reuse it.
 PYTHON = sys.executable
+CREDITSCOPE = Path(PYTHON).parent / "creditscope"
+# The terminal every tmux benchmark uses (columns, rows).
+TMUX_SIZE = (120, 36)
 
 
 def median(values: Sequence[float]) -> float:
@@ -119,3 +126,90 @@ def isolated_env(home: Path, **extra: str) -> dict[str, str]:
     )
     env.update(extra)
     return env
+
+
+# --- a real terminal: a private tmux server ------------------------------------------
+
+@dataclass
+class Tmux:
+    """A private tmux server (own socket, no user config) with one idle session."""
+
+    socket: str
+
+    def run(self, *args: str, check: bool = True) -> str:
+        """Run one tmux command on this server and return its stdout."""
+        done = subprocess.run(
+            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
+            capture_output=True, text=True, check=False,
+        )
+        if check and done.returncode != 0:
+            raise RuntimeError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
+        return done.stdout
+
+    def start(self) -> None:
+        """Start the server with a session whose new windows are TMUX_SIZE."""
+        width, height = TMUX_SIZE
+        self.run("new-session", "-d", "-s", "bench", "-x", str(width), "-y", str(height),
+                 "sleep", "86400")
+        # New detached windows take default-size. (tmux 3.3a's server dies on a later
+        # new-window after `window-size manual` or `default-terminal`; TERM goes via env.)
+        self.run("set-option", "-g", "default-size", f"{width}x{height}")
+
+    def stop(self) -> None:
+        """Kill the server and everything still running in it."""
+        self.run("kill-server", check=False)
+
+    def screen(self, pane: str) -> str:
+        """The text on ``pane`` now."""
+        return self.run("capture-pane", "-p", "-t", pane, check=False)
+
+    def keys(self, pane: str, *keys: str, literal: bool = False) -> None:
+        """Send ``keys`` (tmux key names, or text with ``literal``) to ``pane``."""
+        self.run("send-keys", "-t", pane, *(["-l"] if literal else []), *keys)
+
+
+def launch(tmux: Tmux, argv: list[str], env: dict[str, str]) -> tuple[str, int, float]:
+    """Open a fresh window running ``argv``; (pane id, pane pid, perf_counter at launch)."""
+    # `env` rather than `new-window -e`: tmux 3.3a's server crashes on -e in a detached session.
+    env_args = [f"{key}={env[key]}" for key in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
+                                                "XDG_DATA_HOME", "XDG_STATE_HOME", "TERM")]
+    started = time.perf_counter()
+    out = tmux.run("new-window", "-d", "-t", "bench:", "-P", "-F", "#{pane_id} #{pane_pid}",
+                   "--", "env", *env_args, *argv)
+    pane, pid = out.split()
+    return pane, int(pid), started
+
+
+def wait_for_text(tmux: Tmux, pane: str, markers: Sequence[str], started: float, *,
+                  poll_s: float = 0.005, timeout_s: float = 60.0) -> float:
+    """Seconds from ``started`` (a perf_counter) until every marker is on ``pane``'s screen."""
+    while True:
+        screen = tmux.screen(pane)
+        if all(marker in screen for marker in markers):
+            return time.perf_counter() - started
+        if time.perf_counter() - started > timeout_s:
+            raise TimeoutError(f"{markers} not on screen after {timeout_s:.0f} s:\n{screen}")
+        time.sleep(poll_s)
+
+
+def close(tmux: Tmux, pane: str, pid: int) -> None:
+    """Quit the app (ctrl+q), then make sure the process we started is gone."""
+    tmux.run("send-keys", "-t", pane, "C-q", check=False)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and _alive(pid):
+        time.sleep(0.02)
+    if _alive(pid):
+        os.kill(pid, signal.SIGKILL)
+    tmux.run("kill-pane", "-t", pane, check=False)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    # A zombie (exited, not yet reaped by tmux) counts as gone.
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
+    except (OSError, IndexError):
+        return False

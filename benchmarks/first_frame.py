@@ -29,20 +29,27 @@ import json
 import os
 import re
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass
 from pathlib import Path
 
-from _common import PYTHON, REPO, isolated_env, median, print_figure
+from _common import (
+    CREDITSCOPE,
+    PYTHON,
+    REPO,
+    TMUX_SIZE,
+    Tmux,
+    close,
+    isolated_env,
+    launch,
+    median,
+    print_figure,
+    wait_for_text,
+)
 
-SIZE = (120, 36)
-POLL_S = 0.005
-TIMEOUT_S = 60.0
-CREDITSCOPE = Path(PYTHON).parent / "creditscope"
+SIZE = TMUX_SIZE
 # Header, nav bar and footer. The footer's "^p palette" rather than "Quit": once the
 # Events map has focus its keys fill the footer and push "^q Quit" off a 120-wide screen.
 CREDITSCOPE_MARKERS = ("creditscope", "Restaurants", "palette")
@@ -125,82 +132,6 @@ from creditscope.cli import main
 
 main()
 '''
-
-
-@dataclass
-class Tmux:
-    """A private tmux server (own socket, no user config) with one idle session."""
-
-    socket: str
-
-    def run(self, *args: str, check: bool = True) -> str:
-        """Run one tmux command on this server and return its stdout."""
-        done = subprocess.run(
-            ["tmux", "-L", self.socket, "-f", "/dev/null", *args],
-            capture_output=True, text=True, check=False,
-        )
-        if check and done.returncode != 0:
-            raise RuntimeError(f"tmux {' '.join(args)}: {done.stderr.strip()}")
-        return done.stdout
-
-    def start(self) -> None:
-        """Start the server with a session whose new windows are SIZE."""
-        width, height = SIZE
-        self.run("new-session", "-d", "-s", "bench", "-x", str(width), "-y", str(height),
-                 "sleep", "86400")
-        # New detached windows take default-size. (tmux 3.3a's server dies on a later
-        # new-window after `window-size manual` or `default-terminal`; TERM goes via env.)
-        self.run("set-option", "-g", "default-size", f"{width}x{height}")
-
-    def stop(self) -> None:
-        """Kill the server and everything still running in it."""
-        self.run("kill-server", check=False)
-
-
-def launch(tmux: Tmux, argv: list[str], env: dict[str, str]) -> tuple[str, int, float]:
-    """Open a fresh window running ``argv``; (pane id, pane pid, perf_counter at launch)."""
-    # `env` rather than `new-window -e`: tmux 3.3a's server crashes on -e in a detached session.
-    env_args = [f"{key}={env[key]}" for key in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-                                                "XDG_DATA_HOME", "XDG_STATE_HOME", "TERM")]
-    started = time.perf_counter()
-    out = tmux.run("new-window", "-d", "-t", "bench:", "-P", "-F", "#{pane_id} #{pane_pid}",
-                   "--", "env", *env_args, *argv)
-    pane, pid = out.split()
-    return pane, int(pid), started
-
-
-def wait_for_text(tmux: Tmux, pane: str, markers: tuple[str, ...], started: float) -> float:
-    """Seconds from ``started`` until every marker is on screen in ``pane``."""
-    while True:
-        screen = tmux.run("capture-pane", "-p", "-t", pane, check=False)
-        if all(marker in screen for marker in markers):
-            return time.perf_counter() - started
-        if time.perf_counter() - started > TIMEOUT_S:
-            raise TimeoutError(f"{markers} not on screen after {TIMEOUT_S:.0f} s:\n{screen}")
-        time.sleep(POLL_S)
-
-
-def close(tmux: Tmux, pane: str, pid: int) -> None:
-    """Quit the app (ctrl+q), then make sure the process we started is gone."""
-    tmux.run("send-keys", "-t", pane, "C-q", check=False)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and _alive(pid):
-        time.sleep(0.02)
-    if _alive(pid):
-        os.kill(pid, signal.SIGKILL)
-    tmux.run("kill-pane", "-t", pane, check=False)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    # A zombie (exited, not yet reaped by tmux) counts as gone.
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(") ")[1][0] != "Z"
-    except (OSError, IndexError):
-        return False
 
 
 def time_once(tmux: Tmux, argv: list[str], markers: tuple[str, ...]) -> float:

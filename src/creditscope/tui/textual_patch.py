@@ -1,8 +1,8 @@
 """The one place the explorer reaches into Textual's internals, for the pinned Textual only.
 
 Three workarounds, each applied only to the Textual version it was read against,
-two reads of what Textual does not export (4., 5.), and the benchmarks' key-to-frame
-timing (6.).
+two reads of what Textual does not export (4., 5.), the benchmarks' key-to-frame
+timing (6.) and a render cache for tables refilled with rows they showed before (7.).
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -50,6 +50,15 @@ pending frame at once (``Screen._on_timer_update``, what the refresh timer calls
 On any other Textual both refuse (RuntimeError): a benchmark must not time a
 different path.
 
+7. A DataTable renders every cell through Rich (``DataTable._render_cell``: a
+``Padding`` in a ``Styled``, ~0.3 ms each) and keys what it rendered on its
+``_update_count``, which every ``clear()`` bumps: a table refilled with rows it
+showed a moment ago (a cached search revisited) renders all of them again, 70
+cells and ~25 ms on the frame that shows the result. :class:`CellsKeyedByContent`
+also keeps each cell's lines by what decides them (the cell's text and styles, its
+place, width, cursor, hover and focus state), so a revisit draws its rows from
+there. On any other Textual it is a plain ``DataTable``.
+
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -58,21 +67,27 @@ widget's error), and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from importlib.metadata import version
+from typing import Any
 
+from rich.style import Style as RichStyle
+from rich.text import Text
 from textual import events
 from textual._context import active_message_pump
 from textual._styles_cache import StylesCache
+from textual._types import SegmentLines
 from textual.actions import ActionParseResult
 from textual.app import App
+from textual.cache import LRUCache
 from textual.color import Color
 from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
+from textual.widgets import DataTable
 from textual.widgets._footer import FooterKey
 
 CHECKED_TEXTUAL = "8.2.8"
@@ -219,3 +234,70 @@ def draw_frame_now(screen: Screen[object]) -> None:
     """Lay out and draw ``screen``'s pending frame now, as the refresh timer would (6.)."""
     _pinned_only("draw_frame_now")
     screen._on_timer_update()
+
+
+def _content_key(cell: object) -> Hashable:
+    """What decides how ``cell`` (a row's renderable) is drawn; None if it cannot be said."""
+    if isinstance(cell, str):
+        return cell
+    if isinstance(cell, Text):
+        spans = tuple((span.start, span.end, str(span.style)) for span in cell.spans)
+        return (cell.plain, str(cell.style), spans, cell.justify, cell.overflow, cell.no_wrap,
+                cell.end)
+    return None
+
+
+class CellsKeyedByContent(DataTable[Any]):
+    """A ``DataTable`` that draws a cell it drew before, with the same text in the same
+    place and state, from its lines of then, across ``clear()`` (see 7.)."""
+
+    KEPT_CELLS = 4096
+    """Rendered cells kept (a cell is a few segments: ~1 MB at most)."""
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._cells_by_content: LRUCache[Hashable, SegmentLines] = LRUCache(self.KEPT_CELLS)
+        self.cells_rendered = 0
+        """Cells rendered through Rich so far (the others came from the cache)."""
+
+    def _render_cell(
+        self,
+        row_index: int,
+        column_index: int,
+        base_style: RichStyle,
+        width: int,
+        cursor: bool = False,
+        hover: bool = False,
+    ) -> SegmentLines:
+        key = self._cell_key(row_index, column_index) if applies() else None
+        if key is None:
+            self.cells_rendered += 1
+            return super()._render_cell(row_index, column_index, base_style, width, cursor,
+                                        hover)
+        full = (key, row_index, column_index, base_style, width, cursor, hover,
+                self._show_hover_cursor, self.show_cursor, self._pseudo_class_state)
+        lines = self._cells_by_content.get(full)
+        if lines is None:
+            self.cells_rendered += 1
+            lines = super()._render_cell(row_index, column_index, base_style, width, cursor,
+                                         hover)
+            self._cells_by_content[full] = lines
+        return lines
+
+    def _cell_key(self, row_index: int, column_index: int) -> Hashable:
+        """The cell's content and row height; None for a row label or an unknown cell."""
+        if column_index < 0:
+            return None
+        _label, cells = self._get_row_renderables(row_index)
+        if column_index >= len(cells):
+            return None
+        content = _content_key(cells[column_index])
+        if content is None:
+            return None
+        if row_index < 0:
+            return content, self.header_height
+        row_key = self._row_locations.get_key(row_index)
+        row = self.rows.get(row_key) if row_key is not None else None
+        if row is None or row.auto_height:
+            return None
+        return content, row.height

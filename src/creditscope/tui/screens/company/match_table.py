@@ -17,11 +17,13 @@ from creditscope.tui.screens.company.reasoning import (
     website_match_text,
     why,
 )
+from creditscope.tui.textual_patch import CellsKeyedByContent
+from creditscope.tui.widgets.drawn_focus import FocusWhenDrawn
 
 _WEBSITE_STYLES = {"yes": "bold green", "no": "red", "not checked": "bright_black"}
 
 
-class MatchTable(DataTable[Text | str]):
+class MatchTable(FocusWhenDrawn, CellsKeyedByContent):
     """One row per match: rank, badge, website match, similarity, name, why, URL, search hit."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -43,7 +45,7 @@ class MatchTable(DataTable[Text | str]):
             return self.table
 
     def __init__(self, **kwargs: object) -> None:
-        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)  # type: ignore[arg-type]
+        super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         # The selected row in the cursor's colours, badges included: a badge's dark text
         # on the cursor's blue would be unreadable.
         self.cursor_background_priority = "css"

@@ -175,7 +175,7 @@ class CompanyScreen(AreaScreen):
         table.show(lookup, website)
         self.query_one("#card", CompanyCard).display = bool(lookup.matches)
         if lookup.matches:
-            table.focus()
+            table.focus_when_drawn()
 
     @on(ResultArea.Failed, "#lookup")
     def _failed(self, event: ResultArea.Failed) -> None:

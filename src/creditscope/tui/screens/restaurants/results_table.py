@@ -18,6 +18,8 @@ from creditscope.models import RestaurantSummary
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import quote
 from creditscope.tui.screens.restaurants import formatting as fmt
+from creditscope.tui.textual_patch import CellsKeyedByContent
+from creditscope.tui.widgets.drawn_focus import FocusWhenDrawn
 
 DETAILS = "restaurants/details"
 
@@ -60,7 +62,7 @@ def sort_results(
     return ordered
 
 
-class RestaurantResults(DataTable[Any]):
+class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
     """Restaurants from a search; the header or ``o`` changes the order, Enter opens one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -139,7 +141,11 @@ class RestaurantResults(DataTable[Any]):
             arrow = ""
             if column.key == self.sort_column:
                 arrow = " ▼" if self.sort_descending else " ▲"
-            self.columns[self._column_key(column.key)].label = Text(column.title + arrow)
+            shown = self.columns[self._column_key(column.key)]
+            shown.label = Text(column.title + arrow)
+            # Widths fit these rows (a DataTable's only grow): the same results draw the
+            # same table, so a revisit's cells come from the cell cache.
+            shown.content_width = shown.label.cell_len
         for restaurant in self.shown():
             self.add_row(*self._cells(restaurant), key=restaurant.id)
         self._fit_header_labels()

@@ -205,7 +205,7 @@ class RestaurantsScreen(AreaScreen):
         self.query_one("#restaurants-breadcrumb", Breadcrumb).parts = ["Restaurants", self.place]
         self._summarise(data, event.request.params)
         if data.results:
-            table.focus()
+            table.focus_when_drawn()
         else:
             cuisine = event.request.params.get("cuisine")
             what = f"{fmt.title_case(cuisine)} restaurants" if cuisine else "Restaurants"

@@ -1,0 +1,394 @@
+"""Cached revisits in a real terminal: key sent to tmux -> result on the pane's screen.
+
+Run: ``.venv/bin/python benchmarks/revisit_tmux.py [--repeats 5] [--src DIR]``
+
+The real ``creditscope`` (built-in sandbox, its own HOME and XDG dirs) runs in a
+120x36 tmux pane, as a user meets it. Three views:
+
+- restaurant search: ``/``, type a city, Enter -> its summary line and first row;
+- menu tab: Enter on the first result (the overview), ``m`` -> the menu's dishes;
+- company lookup: ``/``, type a name, Enter -> its query line and company card.
+
+Each view is first called uncached (one distinct city or name per repeat; timed
+too, for scale), then revisited: the clock runs from ``tmux send-keys`` of the
+last key until ``capture-pane -p`` (polled every ~2 ms) shows text only that
+result shows (learnt from the uncached call's screen and checked absent before
+the key). A revisit must be a cache hit: the button says "cached · free"
+before the key, and the header's "N cr spent" is the same afterwards.
+
+Beside each wall time, the app's CPU time over the same span (its main thread,
+from /proc/PID/schedstat): the direction of a change on a loaded machine, where
+wall times swing by 2x.
+
+Baseline, measured the same way in the same run, alternating with every sample:
+a minimal Textual app whose key press changes a Static's text (the floor of tmux +
+Textual from key to screen). Medians of the repeats; the figure, printed last,
+is the worst cached median in ms (target < 50).
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from _common import (
+    CREDITSCOPE,
+    PYTHON,
+    TMUX_SIZE,
+    Tmux,
+    close,
+    isolated_env,
+    launch,
+    median,
+    print_figure,
+    wait_for_text,
+)
+
+POLL_S = 0.002
+STEP_TIMEOUT_S = 30.0
+SETTLE_S = 0.4  # after a result: let the footer, meter and animations finish (untimed)
+CITIES = ("Lisbon", "Paris", "Tokyo", "Berlin", "Madrid", "Rome", "London", "Sydney")
+# One word each: the lookup drops words such as "Corporation" from the query it shows.
+COMPANIES = ("Initech", "Globex", "Umbrella", "Hooli", "Cyberdyne", "Soylent", "Vandelay",
+             "Acme")
+VIEWS = ("restaurant search", "menu tab", "company lookup")
+SPENT = re.compile(r"([\d\s\u00a0\u202f,]+) cr spent")
+CREDITSCOPE_READY = ("creditscope", "Restaurants", "palette")
+
+KEY_APP = '''
+from textual.app import App, ComposeResult
+from textual.binding import Binding
+from textual.widgets import Footer, Header, Static
+
+
+class KeyApp(App[None]):
+    """A key press changes one Static's text: the floor of tmux + Textual, key to screen."""
+
+    TITLE = "baseline"
+    BINDINGS = [Binding("x", "press", "Press"), Binding("ctrl+q", "quit", "Quit", priority=True)]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.presses = 0
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        yield Static("ready", id="text")
+        yield Footer()
+
+    def action_press(self) -> None:
+        self.presses += 1
+        self.query_one("#text", Static).update(f"pressed {self.presses} times")
+
+
+if __name__ == "__main__":
+    KeyApp().run()
+'''
+
+
+@dataclass
+class Pane:
+    """One app in a tmux pane."""
+
+    tmux: Tmux
+    pane: str
+    pid: int
+    cpu_ms: float = math.nan
+    """The app's CPU time during the last timed key (its main thread), in ms."""
+
+    def screen(self) -> str:
+        """The pane's text now."""
+        return self.tmux.screen(self.pane)
+
+    def keys(self, *keys: str) -> None:
+        """Send tmux key names."""
+        self.tmux.keys(self.pane, *keys)
+
+    def fill(self, text: str, ready: str) -> None:
+        """``/`` (focus the form's main box, its text selected), type ``text`` a key at a
+        time, until the box holds ``text`` and ``ready`` shows (the button's price)."""
+        # One key at a time, 20 ms apart: keys sent in one burst right after `/` are
+        # sometimes lost (see benchmarks/README.md), and a person types slower anyway.
+        for attempt in range(5):
+            if attempt:  # leave the box (a `/` right after Escape would read as alt+/)
+                self.keys("Escape")
+                time.sleep(0.3)
+            self.keys("/")
+            time.sleep(0.2)
+            for char in text:
+                self.tmux.keys(self.pane, char, literal=True)
+                time.sleep(0.02)
+            try:
+                wait_for_text(self.tmux, self.pane, (f"▊  {text}", ready), time.perf_counter(),
+                              poll_s=POLL_S, timeout_s=3)
+                return
+            except TimeoutError:
+                continue
+        raise TimeoutError(f"could not type {text!r}:\n{self.screen()}")
+
+    def wait(self, *markers: str) -> str:
+        """Wait (untimed) until every marker is on screen; the screen then."""
+        wait_for_text(self.tmux, self.pane, markers, time.perf_counter(), poll_s=POLL_S,
+                      timeout_s=STEP_TIMEOUT_S)
+        return self.screen()
+
+    def timed(self, key: str, markers: Sequence[str]) -> float:
+        """Milliseconds from sending ``key`` until every marker is on screen."""
+        on_screen = self.screen()
+        already = [marker for marker in markers if marker in on_screen]
+        if len(already) == len(markers):
+            raise RuntimeError(f"the result {markers} is on screen before the key:\n{on_screen}")
+        cpu = cpu_ns(self.pid)
+        started = time.perf_counter()
+        self.keys(key)
+        took = wait_for_text(self.tmux, self.pane, markers, started, poll_s=POLL_S,
+                             timeout_s=STEP_TIMEOUT_S) * 1000
+        self.cpu_ms = (cpu_ns(self.pid) - cpu) / 1e6
+        return took
+
+
+def cpu_ns(pid: int) -> int:
+    """CPU time of ``pid``'s main thread (the app's event loop) so far, in ns (Linux)."""
+    return int(Path(f"/proc/{pid}/schedstat").read_text().split()[0])
+
+
+def spent(screen: str) -> int:
+    """The header's "N cr spent"."""
+    match = SPENT.search(screen)
+    if match is None:
+        raise RuntimeError(f"no credit meter on screen:\n{screen}")
+    return int(re.sub(r"\D", "", match.group(1)))
+
+
+def rows_after(screen: str, heading: str) -> list[str]:
+    """The non-blank lines after the line that contains ``heading``, stripped."""
+    lines = screen.splitlines()
+    start = next(i for i, line in enumerate(lines) if heading in line) + 1
+    rows = []
+    for line in lines[start:]:
+        if not line.strip():
+            break
+        rows.append(line.strip())
+    return rows
+
+
+@dataclass
+class Samples:
+    """Milliseconds per view: uncached calls, cached revisits, and the baseline beside them."""
+
+    uncached: dict[str, list[float]] = field(default_factory=lambda: {v: [] for v in VIEWS})
+    cached: dict[str, list[float]] = field(default_factory=lambda: {v: [] for v in VIEWS})
+    baseline: list[float] = field(default_factory=list)
+    cached_cpu: dict[str, list[float]] = field(default_factory=lambda: {v: [] for v in VIEWS})
+    baseline_cpu: list[float] = field(default_factory=list)
+
+
+class Journey:
+    """creditscope in one pane, the key app in another; each step checked on screen."""
+
+    def __init__(self, app: Pane, base: Pane) -> None:
+        self.app, self.base = app, base
+        self.presses = 0
+        self.search_result: dict[str, tuple[str, str]] = {}  # city -> (summary, first name)
+        self.menu_result: dict[str, tuple[str, str]] = {}  # city -> (dish count, first dish)
+        self.company_result: dict[str, tuple[str, str]] = {}  # name -> (query line, card line)
+
+    def baseline(self) -> float:
+        """One key-to-screen sample of the minimal app."""
+        self.presses += 1
+        return self.base.timed("x", (f"pressed {self.presses} times",))
+
+    def cached(self, key: str, markers: Sequence[str]) -> float:
+        """Time ``key`` to ``markers``, checking nothing was charged (a real cache hit)."""
+        time.sleep(SETTLE_S)  # the screen idle first, as when a person presses the key
+        before = spent(self.app.screen())
+        took = self.app.timed(key, markers)
+        time.sleep(SETTLE_S)
+        after = spent(self.app.screen())
+        if after != before:
+            raise RuntimeError(f"a revisit was charged: {before} -> {after} cr spent")
+        return took
+
+    # --- restaurant search --------------------------------------------------------
+
+    def type_city(self, city: str, *, cached: bool) -> None:
+        self.app.keys("3")
+        self.app.wait("Restaurants ›" if self.search_result else "Type a city (Tab")
+        # A revisit types the place as the first search named it ("Lisbon, PT"): the
+        # button can then say the search is cached before Enter.
+        place = self.search_result[city][0].split("near ")[1] if cached else city
+        self.app.fill(place, "Search · cached · free" if cached else "Search · 2 cr")
+
+    def search(self, city: str, *, cached: bool) -> float:
+        self.type_city(city, cached=cached)
+        if cached:
+            return self.cached("Enter", self.search_result[city])
+        took = self.app.timed("Enter", (f"restaurants near {city}",))
+        deadline = time.monotonic() + STEP_TIMEOUT_S
+        while True:  # the whole result drawn: the summary names the first row's restaurant
+            time.sleep(SETTLE_S)
+            screen = self.app.wait("Name", "Open now")
+            line = next(line for line in screen.splitlines() if f"restaurants near {city}" in line)
+            first = re.split(r"\s{2,}", rows_after(screen, "Open now")[0])[0]
+            if f"opens {first} ·" in line or time.monotonic() > deadline:
+                break
+        self.search_result[city] = (line.strip().split(" · ")[0], first)
+        return took
+
+    # --- menu tab -----------------------------------------------------------------
+
+    def menu(self, city: str, *, cached: bool) -> float:
+        """Open the first result of ``city`` (shown), then its menu tab."""
+        name = self.search_result[city][1]
+        self.app.keys("Enter")
+        self.app.wait(f"› {name} › Overview", "Opening hours")
+        if cached:
+            took = self.cached("m", self.menu_result[city])
+        else:
+            self.app.keys("m")
+            self.app.wait("Get the menu", "⏎ Press")
+            took = self.app.timed("Enter", ("dishes",))
+            time.sleep(SETTLE_S)
+            screen = self.app.wait("dishes")
+            count = next(line.strip() for line in screen.splitlines() if "dishes" in line)
+            dish = next(re.split(r"\s{2,}", line.strip())[0] for line in screen.splitlines()
+                        if re.search(r"\S\s{2,}\S*\d\s*$", line))  # "Tzatziki    €4.50"
+            self.menu_result[city] = (count, dish)
+        self.app.keys("Escape")
+        self.app.wait(self.search_result[city][0])
+        return took
+
+    # --- company lookup -----------------------------------------------------------
+
+    def company(self, name: str, *, cached: bool) -> float:
+        self.app.keys("2")
+        self.app.wait("Look up ·")
+        self.app.fill(name, "Look up · cached · free" if cached else "Look up · 10 cr")
+        if cached:
+            took = self.cached("Enter", self.company_result[name])
+        else:
+            took = self.app.timed("Enter", (f"Query {name}",))
+            time.sleep(SETTLE_S)
+            screen = self.app.wait("Company page")
+            query = next(line.strip() for line in screen.splitlines()
+                         if f"Query {name}" in line).split("·")[0].strip()
+            card = next(line.strip("│ ") for line in screen.splitlines()
+                        if re.match(r"\s*│ #1 ", line))
+            self.company_result[name] = (query, card)
+        return took
+
+
+def enter_restaurants(app: Pane) -> None:
+    """Leave the Events location box (focused at start) and open Restaurants."""
+    deadline = time.monotonic() + STEP_TIMEOUT_S
+    while "Type a city (Tab completes it)" not in app.screen():
+        if time.monotonic() > deadline:
+            raise TimeoutError(f"Restaurants never opened:\n{app.screen()}")
+        app.keys("Escape")  # number keys switch areas once no text box has focus
+        time.sleep(0.2)
+        app.keys("3")
+        time.sleep(0.5)
+
+
+def creditscope_argv(src: Path | None) -> list[str]:
+    """The command that starts the explorer: installed, or from another checkout's src."""
+    if src is None:
+        return [str(CREDITSCOPE)]
+    return ["env", f"PYTHONPATH={src.resolve()}", PYTHON, "-m", "creditscope"]
+
+
+def run(tmux: Tmux, home: Path, key_app: Path, repeats: int, src: Path | None) -> Samples:
+    """Uncached calls, then rounds of cached revisits, each beside a baseline sample."""
+    samples = Samples()
+    env = isolated_env(home)
+    app = Pane(tmux, *launch(tmux, creditscope_argv(src), env)[:2])
+    base = Pane(tmux, *launch(tmux, [PYTHON, str(key_app)], env)[:2])
+    try:
+        app.wait(*CREDITSCOPE_READY)
+        base.wait("ready", "Quit")
+        enter_restaurants(app)
+        journey = Journey(app, base)
+        cities, names = CITIES[:repeats], COMPANIES[:repeats]
+        for city, name in zip(cities, names, strict=True):
+            samples.uncached["restaurant search"].append(journey.search(city, cached=False))
+            samples.uncached["menu tab"].append(journey.menu(city, cached=False))
+            samples.uncached["company lookup"].append(journey.company(name, cached=False))
+        views: dict[str, Callable[[int], float]] = {
+            "restaurant search": lambda i: journey.search(cities[i], cached=True),
+            "menu tab": lambda i: journey.menu(cities[i], cached=True),
+            "company lookup": lambda i: journey.company(names[i], cached=True),
+        }
+        for i in range(repeats):
+            for view, revisit in views.items():
+                samples.baseline.append(journey.baseline())
+                samples.baseline_cpu.append(base.cpu_ms)
+                samples.cached[view].append(revisit(i))
+                samples.cached_cpu[view].append(app.cpu_ms)
+    finally:
+        close(tmux, app.pane, app.pid)
+        close(tmux, base.pane, base.pid)
+    return samples
+
+
+def ledger_summary(home: Path) -> str:
+    """``creditscope credits`` for the run's HOME: what the ledger recorded."""
+    done = subprocess.run([str(CREDITSCOPE), "credits"], capture_output=True, text=True,
+                          env=isolated_env(home), check=False)
+    lines = done.stdout.splitlines()
+    start = next((i for i, line in enumerate(lines) if line.startswith("Last session")), 0)
+    return "\n".join("  " + line for line in lines[start:start + 8])
+
+
+def main() -> None:
+    """Print the baseline and each view's uncached and cached medians; the worst cached last."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeats", type=int, default=5, help=f"at most {len(CITIES)}")
+    parser.add_argument("--src", type=Path, metavar="DIR",
+                        help="run the explorer from this src directory (e.g. an older "
+                        "checkout's, for a before/after in the same conditions)")
+    args = parser.parse_args()
+    if shutil.which("tmux") is None:
+        sys.exit("tmux is required (apt-get install tmux)")
+    repeats = max(1, min(args.repeats, len(CITIES)))
+    tmux = Tmux(f"creditscope-revisit-{os.getpid()}")
+    with tempfile.TemporaryDirectory(prefix="cs-rt-") as tmp:
+        key_app = Path(tmp) / "key_app.py"
+        key_app.write_text(KEY_APP)
+        home = Path(tmp) / "home"
+        home.mkdir()
+        tmux.start()
+        try:
+            samples = run(tmux, home, key_app, repeats, args.src)
+        finally:
+            tmux.stop()
+        ledger = ledger_summary(home)
+    width, height = TMUX_SIZE
+    base = median(samples.baseline)
+    print(f"key sent to tmux -> result on screen at {width}x{height}, medians of {repeats} (ms)")
+    print(f"  {'baseline key app':<18} {base:7.1f}   (app CPU {median(samples.baseline_cpu):.1f})"
+          "   runs: " + " ".join(f"{v:.0f}" for v in samples.baseline))
+    worst = 0.0
+    for view in VIEWS:
+        cached = median(samples.cached[view])
+        worst = max(worst, cached)
+        print(f"  {view:<18} uncached {median(samples.uncached[view]):7.1f}   cached "
+              f"{cached:6.1f} ({cached / base:.2f}x baseline; app CPU "
+              f"{median(samples.cached_cpu[view]):.1f})   cached runs: "
+              + " ".join(f"{v:.0f}" for v in samples.cached[view]))
+    print("ledger after the run (revisits charged nothing: checked on the meter per sample)")
+    print(ledger)
+    print_figure("revisit_tmux_cached_worst_ms", worst, "<=", 50.0, digits=1)
+
+
+if __name__ == "__main__":
+    main()
