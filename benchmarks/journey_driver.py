@@ -16,8 +16,8 @@ from typing import Any
 
 SIZE = (120, 36)
 HERE = Path(__file__).resolve().parent
-# Called after each repetition (1-based) with the app still open.
-AfterEach = Callable[[int], None] | None
+# Called after each repetition (1-based) with the app, still open.
+AfterEach = Callable[[int, Any], None] | None
 
 
 async def settle(pilot: Any) -> None:
@@ -47,7 +47,7 @@ async def minimal_child(repetitions: int = 1, after_each: AfterEach = None) -> d
                 await pilot.press(key)
             await pilot.pause()
             if after_each is not None:
-                after_each(done)
+                after_each(done, app)
     return {"steps": 0}
 
 
@@ -147,7 +147,7 @@ async def explorer_child(
         for done in range(1, repetitions + 1):
             await drive_journey(pilot, JOURNEY)
             if after_each is not None:
-                after_each(done)
+                after_each(done, app)
         totals = app.client.ledger.session_totals()
         if at_end is not None:
             at_end()

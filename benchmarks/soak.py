@@ -61,10 +61,14 @@ def child(kind: str, repetitions: int) -> None:
     """Run one app in this (fresh) process; one JSON line per repetition."""
     clock = Clock()
 
-    def report(done: int) -> None:
+    def report(done: int, app: Any) -> None:
         cpu, wall = clock.lap()
+        client = getattr(app, "client", None)  # the explorer's: what it sent and spent
+        totals = client.ledger.session_totals() if client is not None else None
         print(json.dumps({"rep": done, "rss_mb": rss_mb(), "peak_mb": peak_rss_mb(),
-                          "cpu_s": cpu, "wall_s": wall}), flush=True)
+                          "cpu_s": cpu, "wall_s": wall,
+                          "calls": totals.calls if totals else 0,
+                          "spent": totals.spent if totals else 0}), flush=True)
 
     with tempfile.TemporaryDirectory(prefix=f"cs-soak-{kind}-") as tmp:
         if kind == "explorer":
@@ -85,7 +89,8 @@ def measure(kind: str, repetitions: int) -> list[dict[str, float]]:
             env=isolated_env(Path(home)),
         )
         assert proc.stdout is not None
-        print(f"{kind}: rep    RSS MB   peak MB   RSS +   peak +   CPU s  wall s", flush=True)
+        print(f"{kind}: rep    RSS MB   peak MB   RSS +   peak +   CPU s  wall s"
+              "  calls  spent (in all)", flush=True)
         for line in proc.stdout:
             if not line.startswith("{"):
                 continue
@@ -95,7 +100,8 @@ def measure(kind: str, repetitions: int) -> list[dict[str, float]]:
             peak_up = row["peak_mb"] - rows[0]["peak_mb"]
             print(f"  {row['rep']:>13} {row['rss_mb']:8.1f} {row['peak_mb']:9.1f}"
                   f" {rss_up:+7.1f} {peak_up:+8.1f}"
-                  f" {row['cpu_s']:7.1f} {row['wall_s']:7.1f}", flush=True)
+                  f" {row['cpu_s']:7.1f} {row['wall_s']:7.1f} {row['calls']:6d}"
+                  f" {row['spent']:6d}", flush=True)
         _, err = proc.communicate()
     if proc.returncode != 0 or len(rows) != repetitions:
         raise RuntimeError(f"{kind} run failed:\n{err[-3000:]}")
@@ -122,7 +128,7 @@ def where(repetitions: int, frames: int) -> None:
     started = time.monotonic()
     kept: dict[int, Any] = {}
 
-    def snapshot(done: int) -> None:
+    def snapshot(done: int, _app: Any) -> None:
         if done in (2, repetitions):
             gc.collect()
             kept[done] = (tracemalloc.take_snapshot(), live_types(), rss_mb())

@@ -14,13 +14,13 @@ from collections.abc import Callable
 
 from textual.pilot import Pilot
 from textual.widget import Widget
-from textual.widgets import Input
 
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.restaurants import RestaurantScreen
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from pilot_support import settle
 
+from .areas import type_and_enter
 from .conftest import SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
@@ -38,11 +38,7 @@ async def one_round(pilot: Pilot[None]) -> None:
     """Search, open a restaurant, its menu and reviews, back, a company, an events page."""
     app = pilot.app
     await _to(pilot, "restaurants")
-    box = app.screen.query_one("#location", Input)
-    box.value = "Lisbon"
-    box.focus()
-    await pilot.press("enter")
-    await settle(pilot)
+    await type_and_enter(pilot, "#location", "Lisbon")
     table = app.screen.query_one(RestaurantResults)
     table.focus()
     table.move_cursor(row=1)
@@ -55,15 +51,9 @@ async def one_round(pilot: Pilot[None]) -> None:
     await pilot.press("escape")
     await settle(pilot)
     await _to(pilot, "company")
-    app.screen.query_one("#name", Input).value = "Acme Ltd"
-    app.screen.query_one("#name", Input).focus()
-    await pilot.press("enter")
-    await settle(pilot)
+    await type_and_enter(pilot, "#name", "Acme Ltd")
     await _to(pilot, "events")
-    events: object = app.screen
-    events.location_input.value = "38.72, -9.14"  # type: ignore[attr-defined]
-    events.action_search()  # type: ignore[attr-defined]
-    await settle(pilot)
+    await type_and_enter(pilot, "#events-location", "38.72, -9.14")
 
 
 def alive() -> tuple[int, Counter[str]]:
