@@ -5,10 +5,13 @@ Run: ``.venv/bin/python benchmarks/memory.py``
 Each app runs in its own subprocess (so the peak is the app's own, not this
 script's), under Pilot at 120x36 with its files in a temp dir:
 
-- creditscope: the explorer on the in-process sandbox, driven through every
-  step of ``credit_efficiency.JOURNEY`` (restaurant searches, the three parts of
-  five restaurants, back and forth, company lookups, three pages of events,
-  then all of it again) the way a user would: form fields, Enter, tabs, Escape;
+- creditscope: the explorer as the ``creditscope`` command builds it (its sandbox in a
+  child process), driven through every step of ``journey.JOURNEY`` (restaurant
+  searches, the three parts of five restaurants, back and forth, company lookups,
+  three pages of events, then all of it again) the way a user would: form fields,
+  Enter, tabs, Escape; the sandbox child's own peak is printed beside it;
+- the same with the sandbox in the explorer's process (as before issue 28), for
+  comparison;
 - baseline: a minimal Textual app (Header, Footer, one Static), started the
   same way and given a few key presses.
 
@@ -27,141 +30,21 @@ import argparse
 import asyncio
 import json
 import subprocess
-import sys
 import tempfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _common import PYTHON, REPO, isolated_env, peak_rss_mb, print_figure
-
-SIZE = (120, 36)
-HERE = Path(__file__).resolve().parent
-
-
-async def settle(pilot: Any) -> None:
-    """Wait until every worker is done and the screen has caught up."""
-    for _ in range(3):
-        await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
-    await pilot.pause()
-
-
-async def minimal_child() -> dict[str, Any]:
-    """A minimal Textual app under Pilot: the floor for a Textual process."""
-    from textual.app import App, ComposeResult
-    from textual.widgets import Footer, Header, Static
-
-    class MinimalApp(App[None]):
-        def compose(self) -> ComposeResult:
-            yield Header()
-            yield Static("Hello from a minimal Textual app")
-            yield Footer()
-
-    app = MinimalApp()
-    async with app.run_test(size=SIZE) as pilot:
-        for key in ("tab", "tab", "down", "up"):
-            await pilot.press(key)
-        await pilot.pause()
-    return {"steps": 0}
-
-
-async def _search(pilot: Any, city: str) -> None:
-    from textual.widgets import Input
-
-    app: Any = pilot.app
-    while len(app.screen_stack) > 1:  # back from a restaurant to its list
-        await pilot.press("escape")
-        await settle(pilot)
-    box = app.screen.query_one("#location", Input)
-    box.value = city
-    box.focus()
-    await pilot.press("enter")
-    await settle(pilot)
-
-
-async def _open(pilot: Any, city: str, rank: int, part: str, shown: dict[str, Any]) -> None:
-    from creditscope.tui.screens.restaurants.results_table import RestaurantResults
-
-    app: Any = pilot.app
-    key = (city, rank)
-    if shown.get("open") != key:  # a different restaurant: back to its city's list, open it
-        if shown.get("city") != city or len(app.screen_stack) > 1:
-            await _search(pilot, city)
-            shown["city"] = city
-        table = app.screen.query_one(RestaurantResults)
-        table.focus()
-        table.move_cursor(row=rank)
-        await pilot.press("enter")
-        await settle(pilot)
-        shown["open"] = key
-    tab = {"details": "v", "menu": "m", "reviews": "r"}[part]
-    await pilot.press(tab)
-    await settle(pilot)
-
-
-async def explorer_child(
-    tmp: Path, at_end: Callable[[], None] | None = None
-) -> dict[str, Any]:
-    """The explorer on the in-process sandbox, driven through the whole journey;
-    ``at_end`` runs with the app still open after the last step."""
-    sys.path.insert(0, str(HERE))
-    from journey import (
-        JOURNEY,
-        EventsPage,
-        LookupCompany,
-        OpenRestaurant,
-        SearchRestaurants,
-    )
-    from revisit_latency import make_app
-    from textual.widgets import Input
-
-    app = make_app(tmp)
-    shown: dict[str, Any] = {}
-    async with app.run_test(size=SIZE) as pilot:
-        await app.wait_for_client()
-        await settle(pilot)
-        for step in JOURNEY:
-            if isinstance(step, SearchRestaurants):
-                if app.current_mode != "restaurants":
-                    await app.switch_mode("restaurants")
-                    await settle(pilot)
-                await _search(pilot, step.city)
-                shown = {"city": step.city}
-            elif isinstance(step, OpenRestaurant):
-                if app.current_mode != "restaurants":
-                    await app.switch_mode("restaurants")
-                    await settle(pilot)
-                await _open(pilot, step.city, step.rank, step.part, shown)
-            elif isinstance(step, LookupCompany):
-                await app.switch_mode("company")
-                await settle(pilot)
-                screen = app.screen
-                screen.query_one("#name", Input).value = step.name
-                screen.query_one("#website", Input).value = step.website or ""
-                screen.query_one("#name", Input).focus()
-                await pilot.press("enter")
-                await settle(pilot)
-            elif isinstance(step, EventsPage):
-                await app.switch_mode("events")
-                await settle(pilot)
-                screen: Any = app.screen
-                if step.page == 0:
-                    screen.location_input.value = f"{step.lat}, {step.lng}"
-                    screen.action_search()
-                else:
-                    screen.action_load_more()
-                await settle(pilot)
-        totals = app.client.ledger.session_totals()
-        if at_end is not None:
-            at_end()
-    return {"steps": len(JOURNEY), "calls": totals.calls, "spent": totals.spent}
+from _common import PYTHON, REPO, isolated_env, peak_rss_mb, print_figure, rss_mb
+from journey_driver import SIZE, explorer_child, minimal_child
 
 
 def child(kind: str) -> None:
     """Run one app in this (fresh) process; print its peak RSS as JSON."""
     with tempfile.TemporaryDirectory(prefix=f"cs-mem-{kind}-") as tmp:
-        runner = explorer_child(Path(tmp)) if kind == "explorer" else minimal_child()
+        if kind == "minimal":
+            runner = minimal_child()
+        else:
+            runner = explorer_child(Path(tmp), in_process=kind == "in-process")
         info = asyncio.run(runner)
     info["peak_mb"] = peak_rss_mb()
     print(json.dumps(info), flush=True)
@@ -180,21 +63,13 @@ IMPORT_LAYERS = (
 )
 
 
-def resident_mb() -> float:
-    """The process's resident size now (VmRSS), in MB."""
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
-
-
 def profile_child() -> None:
     """Where the memory goes: RSS per import layer, then live allocations after the journey."""
     import importlib
     import tracemalloc
 
     print("resident size after each layer's imports (VmRSS, this process)")
-    before = resident_mb()
+    before = rss_mb()
     for label, module in IMPORT_LAYERS:
         if module is not None:
             importlib.import_module(module)
@@ -202,14 +77,14 @@ def profile_child() -> None:
             from creditscope.gazetteer import load_gazetteer
 
             load_gazetteer()
-        now = resident_mb()
+        now = rss_mb()
         print(f"  {label:<32} {now:7.1f} MB  (+{now - before:5.1f})")
         before = now
     tracemalloc.start(1)
     found: dict[str, Any] = {}
 
     def snapshot() -> None:
-        found["rss"] = resident_mb()
+        found["rss"] = rss_mb()
         found["snapshot"] = tracemalloc.take_snapshot()
 
     with tempfile.TemporaryDirectory(prefix="cs-mem-profile-") as tmp:
@@ -240,7 +115,8 @@ def measure(kind: str) -> dict[str, Any]:
 def main() -> None:
     """Both apps in their own processes; print both peaks, the ratio, then the figure."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--child", choices=("explorer", "minimal"), help=argparse.SUPPRESS)
+    parser.add_argument("--child", choices=("explorer", "in-process", "minimal"),
+                        help=argparse.SUPPRESS)
     parser.add_argument("--profile", action="store_true", help="where the memory goes")
     args = parser.parse_args()
     if args.profile:
@@ -250,12 +126,17 @@ def main() -> None:
         child(args.child)
         return
     base = measure("minimal")
+    inside = measure("in-process")
     explorer = measure("explorer")
     print(f"peak RSS under Pilot at {SIZE[0]}x{SIZE[1]} (VmHWM)")
-    print(f"  minimal Textual app            {base['peak_mb']:7.1f} MB")
-    print(f"  creditscope after the journey  {explorer['peak_mb']:7.1f} MB"
+    print(f"  minimal Textual app                        {base['peak_mb']:7.1f} MB")
+    print(f"  creditscope, sandbox in its process        {inside['peak_mb']:7.1f} MB")
+    print(f"  creditscope after the journey (as shipped) {explorer['peak_mb']:7.1f} MB"
           f"   ({explorer['steps']} views, {explorer['calls']} calls, "
           f"{explorer['spent']} cr spent)")
+    print(f"    + its sandbox child process              {explorer['sandbox_peak_mb']:7.1f} MB"
+          f"   (together {explorer['peak_mb'] + explorer['sandbox_peak_mb']:.1f} MB; on a live"
+          " service there is no child)")
     print(f"  ratio {explorer['peak_mb'] / base['peak_mb']:.2f}x the minimal app")
     print_figure("explorer_peak_rss_mb", explorer["peak_mb"], "<=", 100.0, digits=1)
 

@@ -1,4 +1,5 @@
-"""A long batch keeps only the newest records in memory; its spend and totals stay exact."""
+"""A long batch keeps only the newest records in memory; its spend and totals stay exact.
+A long explorer session keeps one text per answer, however often it is revisited."""
 
 from __future__ import annotations
 
@@ -30,3 +31,28 @@ def test_the_explorer_keeps_every_record() -> None:
     for number in range(100):
         session.add(record(number))
     assert len(session.records) == 100 and session.spent() == 200
+
+
+def answered(number: int, body: str) -> CallRecord:
+    rec = record(number)
+    rec.raw_body = "".join(body)  # a new string, as each cache read makes one
+    return rec
+
+
+def test_revisits_of_one_answer_share_its_text() -> None:
+    session = SpendSession()
+    for _ in range(5):
+        session.add(answered(1, '{"results": []}'))
+    session.add(answered(1, '{"results": [1]}'))  # the answer changed: its own text
+    session.add(answered(2, '{"results": []}'))
+    bodies = [rec.raw_body for rec in session.records]
+    assert bodies == ['{"results": []}'] * 5 + ['{"results": [1]}', '{"results": []}']
+    assert len({id(body) for body in bodies[:5]}) == 1
+    assert len({id(body) for body in bodies}) == 3
+
+
+def test_a_bounded_session_keeps_no_texts_of_its_own() -> None:
+    session = SpendSession(keep_records=10)
+    for number in range(100):
+        session.add(answered(number, f'{{"n": {number}}}'))
+    assert session._bodies == {}

@@ -33,7 +33,7 @@ async def _open(pilot: Pilot[Any], mode: str) -> Any:
     return app.screen
 
 
-async def _type_and_enter(pilot: Pilot[Any], field: str, text: str) -> None:
+async def type_and_enter(pilot: Pilot[Any], field: str, text: str) -> None:
     box = pilot.app.screen.query_one(field, Input)
     box.value = text
     box.focus()
@@ -51,7 +51,7 @@ async def _steady(pilot: Pilot[Any]) -> None:
 async def events(pilot: Pilot[Any]) -> None:
     """Events near Lisbon, the third event selected."""
     await _open(pilot, "events")
-    await _type_and_enter(pilot, "#events-location", "Lisbon")
+    await type_and_enter(pilot, "#events-location", "Lisbon")
     await pilot.press("down", "down")
     await settle(pilot)
     await _steady(pilot)
@@ -60,7 +60,7 @@ async def events(pilot: Pilot[Any]) -> None:
 async def company(pilot: Pilot[Any]) -> None:
     """A lookup whose page is momentarily unavailable: the card offers a priced re-check."""
     await _open(pilot, "company")
-    await _type_and_enter(pilot, "#name", "Meridian Media")
+    await type_and_enter(pilot, "#name", "Meridian Media")
     await _steady(pilot)
 
 
@@ -76,7 +76,7 @@ async def company_form(pilot: Pilot[Any]) -> None:
 async def restaurants(pilot: Pilot[Any]) -> None:
     """Restaurants in Lisbon."""
     await _open(pilot, "restaurants")
-    await _type_and_enter(pilot, "#location", "Lisbon")
+    await type_and_enter(pilot, "#location", "Lisbon")
     await _steady(pilot)
 
 
@@ -213,7 +213,7 @@ async def over_budget(pilot: Pilot[Any]) -> None:
     client = await app.wait_for_client()
     client.budget = 1
     await _open(pilot, "events")
-    await _type_and_enter(pilot, "#events-location", "Porto")
+    await type_and_enter(pilot, "#events-location", "Porto")
 
 
 async def _restaurant_tab(pilot: Pilot[Any], key: str) -> None:

@@ -66,6 +66,11 @@ class SpendSession:
         self._uncertain = 0
         self._subscribers: list[Callable[[CallRecord | None], None]] = []
         self._shared: dict[Hashable, Any] = {}
+        # The latest answer per URL: a revisit served from the cache keeps the same text
+        # (not a copy per record), so a day of cached revisits adds no bodies. Its values
+        # are records' own bodies: it holds at most one extra per URL whose answer changed.
+        # Not with ``keep_records``: trimmed records must not leave their bodies here.
+        self._bodies: dict[str, str] = {}
         self._lock = threading.Lock()
 
     def shared(self, key: Hashable, make: Callable[[], T]) -> T:
@@ -145,6 +150,7 @@ class SpendSession:
     def add(self, rec: CallRecord, reservation: Reservation | None = None) -> None:
         """Append ``rec`` (and turn its reservation into the charge, in one step)."""
         with self._lock:
+            self._share_body(rec)
             self.records.append(rec)
             self.totals.add(rec.operation, rec.credits_charged, rec.credits_saved, not rec.ok)
             if self._keep is not None and len(self.records) > 2 * self._keep:
@@ -153,6 +159,16 @@ class SpendSession:
                 self._release_locked(reservation)
             if rec.remaining is not None:
                 self.remaining = rec.remaining
+
+    def _share_body(self, rec: CallRecord) -> None:
+        body = rec.raw_body
+        if body is None or self._keep is not None:
+            return
+        known = self._bodies.get(rec.url)
+        if known == body:
+            rec.raw_body = known
+        else:
+            self._bodies[rec.url] = body
 
     def subscribe(self, callback: Callable[[CallRecord | None], None]) -> Callable[[], None]:
         """Call ``callback`` after each recorded call (with None when only the possibly

@@ -1,0 +1,99 @@
+"""Memory stays flat over a working day: a short loop through the explorer (a search, a
+restaurant's menu and reviews, back, a company lookup, an events page, switching areas)
+repeated in one app leaves no more alive after each round than after the warm-up.
+
+``benchmarks/soak.py`` measures the same on the whole benchmark journey (RSS); this is
+the fast, deterministic check in ``make test``.
+"""
+
+from __future__ import annotations
+
+import gc
+from collections import Counter
+from collections.abc import Callable
+
+from textual.pilot import Pilot
+from textual.widget import Widget
+
+from creditscope.tui.app import CreditscopeApp
+from creditscope.tui.screens.restaurants import RestaurantScreen
+from creditscope.tui.screens.restaurants.results_table import RestaurantResults
+from pilot_support import settle
+
+from .areas import type_and_enter
+from .conftest import SIZE
+
+MakeApp = Callable[..., CreditscopeApp]
+WARM_UP = 2  # rounds that fill caches (styles, rendered lines, answers)
+MEASURED = 1  # a round after it must add nothing lasting (more rounds: more time, same verdict)
+PER_ROUND_LIMIT = 1000  # tracked objects a round may add (see the test)
+
+
+async def _to(pilot: Pilot[None], mode: str) -> None:
+    await pilot.app.switch_mode(mode)
+    await settle(pilot)
+
+
+async def one_round(pilot: Pilot[None]) -> None:
+    """Search, open a restaurant, its menu and reviews, back, a company, an events page."""
+    app = pilot.app
+    await _to(pilot, "restaurants")
+    await type_and_enter(pilot, "#location", "Lisbon")
+    table = app.screen.query_one(RestaurantResults)
+    table.focus()
+    table.move_cursor(row=1)
+    await pilot.press("enter")
+    await settle(pilot)
+    assert isinstance(app.screen, RestaurantScreen)
+    for tab in ("m", "r"):
+        await pilot.press(tab)
+        await settle(pilot)
+    await pilot.press("escape")
+    await settle(pilot)
+    await _to(pilot, "company")
+    await type_and_enter(pilot, "#name", "Acme Ltd")
+    await _to(pilot, "events")
+    await type_and_enter(pilot, "#events-location", "38.72, -9.14")
+
+
+def alive() -> tuple[int, Counter[str]]:
+    """Objects the collector tracks (after a full collection): how many, and how many
+    widgets (screens included) by type."""
+    gc.collect()
+    objects = gc.get_objects()
+    widgets = Counter(type(item).__qualname__ for item in objects if isinstance(item, Widget))
+    count = len(objects)
+    del objects
+    return count, widgets
+
+
+def distinct_bodies(app: CreditscopeApp) -> int:
+    """Answer texts the session's records hold (one per answer, however often shown)."""
+    assert app.client is not None
+    return len({id(record.raw_body) for record in app.client.ledger.session_records
+                if record.raw_body is not None})
+
+
+async def test_a_repeated_round_leaves_nothing_alive(make_app: MakeApp) -> None:
+    app = make_app(initial_mode="restaurants")
+    async with app.run_test(size=SIZE) as pilot:
+        await app.wait_for_client()
+        await settle(pilot)
+        for _ in range(WARM_UP):
+            await one_round(pilot)
+        objects, widgets = alive()
+        bodies = distinct_bodies(app)
+        for _ in range(MEASURED):
+            await one_round(pilot)
+        objects_after, widgets_after = alive()
+        # No screen or widget of a closed screen stays alive: the same widgets as after
+        # the warm-up (a popped restaurant screen alone is ~90 widgets).
+        grown = widgets_after - widgets
+        assert not grown, f"widgets alive grew: {dict(grown)}"
+        # Cached revisits are recorded, but they share the answer's text.
+        assert distinct_bodies(app) == bodies
+        # What else is tracked grows by less than 1,000 objects a round: the records of
+        # the round's calls and Textual's per-widget caches (each bounded) filling up.
+        # A leaked restaurant screen is thousands.
+        per_round = (objects_after - objects) / MEASURED
+        assert per_round < PER_ROUND_LIMIT, f"{per_round:.0f} more objects per round"
