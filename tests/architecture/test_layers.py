@@ -43,8 +43,8 @@ class Rule:
 
 
 # The composition root and the tools on top of the client: nothing below imports them.
-ABOVE = ("creditscope.tui", "creditscope.wiring", "creditscope.cli", "creditscope.commands",
-         "creditscope.doctor", "creditscope.support", "textual")
+ABOVE = ("creditscope.tui", "creditscope.wiring", "creditscope.entry", "creditscope.cli",
+         "creditscope.commands", "creditscope.doctor", "creditscope.support", "textual")
 
 RULES = (
     Rule(("creditscope.client",), ("creditscope.sandbox", *ABOVE),

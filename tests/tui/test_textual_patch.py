@@ -8,7 +8,7 @@ import pytest
 from textual.css.stylesheet import Stylesheet
 
 from creditscope.tui.app import CreditscopeApp
-from creditscope.tui.textual_patch import CHECKED_TEXTUAL, applies
+from creditscope.tui.textual_patch import CHECKED_TEXTUAL, applies, installed_textual
 from creditscope.tui.widgets.app_header import AppHeader
 from pilot_support import settle
 
@@ -33,6 +33,14 @@ def test_checked_against_the_installed_textual() -> None:
     # Fails on a Textual upgrade: re-read App._init_mode and App.switch_mode, then
     # move CHECKED_TEXTUAL, or delete the patch if new screens no longer refresh the CSS.
     assert applies(), f"textual_patch was checked against Textual {CHECKED_TEXTUAL} only"
+
+
+def test_the_installed_version_is_the_one_importlib_metadata_reads() -> None:
+    # installed_textual reads the .dist-info folder's name to spare the first frame
+    # importlib.metadata; it must say what importlib.metadata says.
+    from importlib.metadata import version
+
+    assert installed_textual() == version("textual")
 
 
 async def test_first_visits_do_not_reparse_the_stylesheets(
