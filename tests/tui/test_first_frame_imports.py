@@ -12,8 +12,11 @@ HEAVY = ("pydantic", "fastapi", "starlette", "httpx", "diskcache", "creditscope.
          "creditscope.sandbox.", "creditscope.models", "creditscope.operations",
          "textual.widgets._text_area",
          # Not heavy, but each costs the first frame 5-30 ms: the command group (click), the
-         # version check's importlib.metadata, and TOML without a config file.
-         "click", "importlib.metadata", "tomllib")
+         # version check's importlib.metadata, TOML without a config file, and the Events
+         # area's feed and detail panel (mounted after the first frame).
+         "click", "importlib.metadata", "tomllib",
+         "textual.widgets._data_table", "creditscope.tui.screens.events.feed_table",
+         "creditscope.tui.screens.events.event_detail")
 
 PROBE = """
 import json, sys

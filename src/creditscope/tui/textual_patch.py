@@ -1,8 +1,8 @@
 """The one place the explorer reaches into Textual's internals, for the pinned Textual only.
 
-Three workarounds, each applied only to the Textual version it was read against,
-two reads of what Textual does not export (4., 5.), and the benchmarks' key-to-frame
-timing (6.).
+Five workarounds, each applied only to the Textual version it was read against
+(1.-3., 7., 8.), two reads of what Textual does not export (4., 5.), and the
+benchmarks' key-to-frame timing (6.).
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -50,6 +50,26 @@ pending frame at once (``Screen._on_timer_update``, what the refresh timer calls
 On any other Textual both refuse (RuntimeError): a benchmark must not time a
 different path.
 
+7. A new screen restyled twice before its first frame. ``App._init_mode`` posts a
+``ScreenResume`` to a mode's new screen and ``App.switch_mode`` posts another, and
+``Screen._on_screen_resume`` restyles the whole screen on each (``refresh_styles``),
+though every widget was styled as it mounted: ~20 ms of the explorer's first frame
+and of each area's first visit. The restyle is there for a screen coming back after
+being away (the theme or its classes may have changed meanwhile), so
+:class:`StyledOnMount` skips it only until the screen is first suspended.
+
+8. Work to do once the first frame is on the terminal. Textual's ``call_after_refresh``
+runs after the screen's next refresh, but while the app is still starting (its
+start-up ``batch_update``, until ``App._ready``) a refresh draws nothing
+(``App._display`` returns at once): work scheduled that way, meant to follow the
+first frame (the Events map, the data client's imports), ran before it and delayed
+it. :class:`FirstFrameHooks` notes when ``_display`` first has a frame to draw outside
+a batch, and :func:`after_first_frame` runs callbacks then. Worse, a frame made during
+that batch is dropped while the compositor counts its regions as drawn, so the first
+frame drawn was a partial update that left them blank (the search boxes, the detail
+panel's frame, the footer's keys) until something redrew them: the first frame drawn
+after a dropped one is drawn whole.
+
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -58,12 +78,13 @@ widget's error), and
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from pathlib import Path
 
 import textual
+from rich.console import RenderableType
 from textual import events
 from textual._context import active_message_pump
 from textual._styles_cache import StylesCache
@@ -71,9 +92,11 @@ from textual.actions import ActionParseResult
 from textual.app import App
 from textual.color import Color
 from textual.dom import DOMNode
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
+from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
 CHECKED_TEXTUAL = "8.2.8"
@@ -130,6 +153,45 @@ def cache_inner_outer_by_colour() -> bool:
     return True
 
 
+class FirstFrameHooks(App[None]):
+    """An App that runs :func:`after_first_frame` callbacks once its first frame is drawn
+    (see 8.)."""
+
+    _first_frame_drawn = False
+    _first_frame_waiters: list[tuple[MessagePump, Callable[[], object]]] | None = None
+    _start_frame_dropped = False
+
+    def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
+        if applies() and renderable is not None and not self._first_frame_drawn:
+            if self._batch_count:
+                self._start_frame_dropped = True
+            elif self._start_frame_dropped and screen is self.screen:
+                # A frame made in the start-up batch was dropped, but its regions count as
+                # drawn: the first one drawn must be whole, or they stay blank.
+                renderable = screen._compositor.render_update(
+                    full=True, screen_stack=self._background_screens)
+        # What Textual's _display draws (headless: would draw); a batch draws nothing.
+        drawn = renderable is not None and not self._batch_count
+        super()._display(screen, renderable)
+        if drawn and not self._first_frame_drawn:
+            self._first_frame_drawn = True
+            for node, callback in self._first_frame_waiters or []:
+                node.call_later(callback)
+            self._first_frame_waiters = None
+
+
+def after_first_frame(node: MessagePump, callback: Callable[[], object]) -> None:
+    """Run ``callback`` in ``node``'s message loop once the app's first frame is drawn; once
+    it has been (a screen opened later), after two refreshes of ``node`` (see 8.)."""
+    app = node.app
+    if applies() and isinstance(app, FirstFrameHooks) and not app._first_frame_drawn:
+        if app._first_frame_waiters is None:
+            app._first_frame_waiters = []
+        app._first_frame_waiters.append((node, callback))
+    else:
+        node.call_after_refresh(node.call_after_refresh, callback)
+
+
 class SurvivesWidgetErrors(App[None]):
     """An App that reports a widget's unexpected exception and keeps running (see 3.)."""
 
@@ -167,6 +229,21 @@ class SurvivesWidgetErrors(App[None]):
         super()._handle_exception(error)
 
 
+class StyledOnMount(Screen[None]):
+    """A Screen that skips the resume restyles before it is first suspended (see 7.)."""
+
+    _suspended_once = False
+
+    # Textual calls the `_on_screen_resume` of every class of the screen's MRO, this one
+    # first: it only tells Screen's, on the same event, whether to restyle.
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        if applies() and not self._suspended_once:
+            event.refresh_styles = False
+
+    def _on_screen_suspend(self) -> None:
+        self._suspended_once = True
+
+
 @dataclass(frozen=True)
 class FooterKeyFields:
     """What one key of Textual's footer shows and does (see 4.)."""
@@ -185,6 +262,13 @@ def footer_key_fields(widget: Widget) -> FooterKeyFields | None:
         return None
     return FooterKeyFields(widget.key, widget.key_display, widget.description, widget.action,
                            widget.disabled)
+
+
+def footer_keys_from_the_start(footer: TextualFooter) -> None:
+    """Let Textual's ``Footer.compose`` yield the keys before the screen first announces its
+    bindings (its ``_bindings_ready``), so they are in the screen's first frame (see 4.)."""
+    if applies():
+        footer.set_reactive(TextualFooter._bindings_ready, True)
 
 
 def price_footer_key(widget: Widget, description: str) -> None:
