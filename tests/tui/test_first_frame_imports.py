@@ -12,11 +12,12 @@ HEAVY = ("pydantic", "fastapi", "starlette", "httpx", "diskcache", "creditscope.
          "creditscope.sandbox.", "creditscope.models", "creditscope.operations",
          "textual.widgets._text_area",
          # Not heavy, but each costs the first frame 5-30 ms: the command group (click), the
-         # version check's importlib.metadata, TOML without a config file, and the Events
-         # area's feed and detail panel (mounted after the first frame).
+         # version check's importlib.metadata, TOML without a config file, the Events
+         # area's feed and detail panel (mounted after the first frame), the gazetteer
+         # (imported on the first suggestion or check).
          "click", "importlib.metadata", "tomllib",
          "textual.widgets._data_table", "creditscope.tui.screens.events.feed_table",
-         "creditscope.tui.screens.events.event_detail")
+         "creditscope.tui.screens.events.event_detail", "creditscope.gazetteer")
 
 PROBE = """
 import json, sys
