@@ -19,6 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.widget import MountError
 from textual.widgets import Button, Input, Static
 
 from creditscope.client.records import CallRecord
@@ -150,17 +151,20 @@ class EventsScreen(AreaScreen):
             return
         # One batch: no frame shows the row half swapped (the panels would jump).
         with self.app.batch_update():
-            await top.remove_children()
-            if not top.is_attached:
-                return  # the explorer closed meanwhile
-            await top.mount(EventMap(id="events-map"), EventDetail(id="events-detail"))
-            await self.results.mount_content(
-                Horizontal(Static("", id="events-summary"),
-                           PriceButton("Load more", operation=OPERATION, id="events-more",
-                                       compact=True, disabled=True),
-                           id="events-summary-row"),
-                EventFeedTable(id="events-feed"),
-            )
+            try:
+                await top.remove_children()
+                await top.mount(EventMap(id="events-map"), EventDetail(id="events-detail"))
+                await self.results.mount_content(
+                    Horizontal(Static("", id="events-summary"),
+                               PriceButton("Load more", operation=OPERATION, id="events-more",
+                                           compact=True, disabled=True),
+                               id="events-summary-row"),
+                    EventFeedTable(id="events-feed"),
+                )
+            except MountError:
+                if self.is_attached and top.is_attached:
+                    raise
+                return  # the explorer closed meanwhile (e.g. an unusable setting)
         if self.focused is None:  # unless the user already moved on (e.g. pressed /)
             self.event_map.focus()
 
