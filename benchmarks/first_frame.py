@@ -55,9 +55,10 @@ SIZE = TMUX_SIZE
 CREDITSCOPE_MARKERS = ("creditscope", "Restaurants", "palette")
 BASELINE_TEXT = "Hello from a minimal Textual app"
 BASELINE_MARKERS = ("baseline", BASELINE_TEXT, "Quit")
-# Modules the first frame must not need (issue 9); sandbox data = anything under
+# Modules the first frame must not need (issue 9; click since issue 28: a bare
+# `creditscope` skips the command group); sandbox data = anything under
 # creditscope.sandbox but the constants package itself.
-HEAVY_PREFIXES = ("pydantic", "fastapi", "starlette", "uvicorn", "httpx", "diskcache",
+HEAVY_PREFIXES = ("pydantic", "fastapi", "starlette", "uvicorn", "httpx", "diskcache", "click",
                   "creditscope.sandbox.")
 
 MINIMAL_APP = f'''
@@ -100,12 +101,12 @@ def deferred(self):
 
 CreditscopeApp.start_client = deferred
 sys.argv[0] = "creditscope"
-from creditscope.cli import main
+from creditscope.entry import main
 
 main()
 '''
 
-# Runs creditscope's CLI like the console script, logging every module import
+# Runs creditscope like the console script (creditscope.entry), logging every module import
 # (wall time, thread) to argv[1] at exit: which imports precede the first frame.
 AUDITED_LAUNCHER = '''
 import atexit, json, sys, threading, time
@@ -128,7 +129,7 @@ def dump():
 sys.addaudithook(hook)
 atexit.register(dump)
 sys.argv[0] = "creditscope"
-from creditscope.cli import main
+from creditscope.entry import main
 
 main()
 '''
@@ -157,11 +158,12 @@ def importtime_report(code: str) -> list[tuple[str, float, float]]:
 
 
 def first_frame_modules() -> list[str]:
-    """What the first frame needs: CLI, the tui command, the app and the first area's screen."""
+    """What the first frame needs: the program (a bare ``creditscope`` skips click), the
+    explorer's launcher, the app and the first area's screen."""
     from creditscope.tui.navigation import ordered_entries
 
     first = ordered_entries()[0].screen.partition(":")[0]
-    return ["creditscope.cli", "creditscope.commands.tui", "creditscope.tui.app", first]
+    return ["creditscope.entry", "creditscope.commands.explorer", "creditscope.tui.app", first]
 
 
 def is_heavy(module: str) -> bool:

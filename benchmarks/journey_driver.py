@@ -134,7 +134,7 @@ async def drive_journey(pilot: Any, journey: list[Any]) -> None:
 
 def make_explorer_app(tmp: Path) -> Any:
     """The explorer as the ``creditscope`` command builds it, every file in ``tmp``."""
-    from creditscope.commands.tui import explorer_client
+    from creditscope.commands.explorer import explorer_client
     from creditscope.settings import Settings
     from creditscope.tui.app import CreditscopeApp
 

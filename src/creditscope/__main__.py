@@ -1,6 +1,6 @@
 """``python -m creditscope``."""
 
-from creditscope.cli import main
+from creditscope.entry import main
 
 if __name__ == "__main__":
     main()

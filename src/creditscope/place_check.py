@@ -12,10 +12,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from creditscope.gazetteer import City, Gazetteer, load_gazetteer
 from creditscope.text_folding import fold
+
+if TYPE_CHECKING:  # the gazetteer is imported on use: the explorer's first frame does without
+    from creditscope.gazetteer import City, Gazetteer
 
 SHOWN_MAX = 40  # characters of the typed text a refusal repeats
 EXAMPLE = "a city such as 'Lisbon' or coordinates such as '38.72, -9.14'"
@@ -73,14 +75,20 @@ def _names(cities: tuple[City, ...]) -> str:
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
 
 
+def _places(gazetteer: Gazetteer | None) -> Gazetteer:
+    from creditscope.gazetteer import load_gazetteer
+
+    return gazetteer or load_gazetteer()
+
+
 def is_known_place(text: str, gazetteer: Gazetteer | None = None) -> bool:
     """True when ``text`` names a place (cheap: for a label updated on every key)."""
-    return bool(text.strip()) and (gazetteer or load_gazetteer()).resolve(text) is not None
+    return bool(text.strip()) and _places(gazetteer).resolve(text) is not None
 
 
 def check_place(text: str, gazetteer: Gazetteer | None = None, *, limit: int = 3) -> PlaceCheck:
     """The place ``text`` names, or the closest names when there is none."""
-    places = gazetteer or load_gazetteer()
+    places = _places(gazetteer)
     city = places.resolve(text) if text.strip() else None
     if city is not None:
         others = tuple(c for c in places.alternatives(text) if c != city)

@@ -43,8 +43,9 @@ class Rule:
 
 
 # The composition root and the tools on top of the client: nothing below imports them.
-ABOVE = ("creditscope.tui", "creditscope.wiring", "creditscope.sandbox_process", "creditscope.cli",
-         "creditscope.commands", "creditscope.doctor", "creditscope.support", "textual")
+ABOVE = ("creditscope.tui", "creditscope.wiring", "creditscope.sandbox_process",
+         "creditscope.entry", "creditscope.cli", "creditscope.commands", "creditscope.doctor",
+         "creditscope.support", "textual")
 
 RULES = (
     Rule(("creditscope.client",), ("creditscope.sandbox", *ABOVE),

@@ -1,5 +1,6 @@
 """The first frame stays light: what it imports leaves out pydantic, FastAPI, httpx and
-the sandbox's modules (they load in the client worker, after the screen is up)."""
+the sandbox's modules (they load in the client worker, after the screen is up), and
+click (a bare ``creditscope`` opens the explorer before building the command group)."""
 
 from __future__ import annotations
 
@@ -9,15 +10,25 @@ import sys
 
 HEAVY = ("pydantic", "fastapi", "starlette", "httpx", "diskcache", "creditscope.client.cache",
          "creditscope.sandbox.", "creditscope.models", "creditscope.operations",
-         "textual.widgets._text_area")
+         "textual.widgets._text_area",
+         # Not heavy, but each costs the first frame 5-30 ms: the command group (click), the
+         # version check's importlib.metadata, TOML without a config file, the Events
+         # area's feed and detail panel (mounted after the first frame), the gazetteer
+         # (imported on the first suggestion or check).
+         "click", "importlib.metadata", "tomllib",
+         "textual.widgets._data_table", "creditscope.tui.screens.events.feed_table",
+         "creditscope.tui.screens.events.event_detail", "creditscope.gazetteer")
 
 PROBE = """
 import json, sys
 from creditscope.tui.navigation import ordered_entries
-modules = ["creditscope.cli", "creditscope.commands.tui", "creditscope.tui.app",
+# What a bare `creditscope` runs up to its first frame (creditscope.entry).
+modules = ["creditscope.entry", "creditscope.commands.explorer", "creditscope.tui.app",
            ordered_entries()[0].screen.partition(":")[0]]
 for name in modules:
     __import__(name)
+from creditscope.settings_preview import read_settings_preview
+read_settings_preview()
 print(json.dumps(sorted(sys.modules)))
 """
 

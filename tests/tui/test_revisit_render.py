@@ -1,4 +1,4 @@
-"""A cached revisit draws its rows from what was drawn before (textual_patch item 7).
+"""A cached revisit draws its rows from what was drawn before (textual_patch item 9).
 
 A revisited search refills the results table with rows it showed a moment ago;
 rendering each cell through Rich again was the largest cost of the frame that

@@ -8,7 +8,7 @@ import pytest
 from textual.css.stylesheet import Stylesheet
 
 from creditscope.tui.app import CreditscopeApp
-from creditscope.tui.textual_patch import CHECKED_TEXTUAL, applies
+from creditscope.tui.textual_patch import CHECKED_TEXTUAL, applies, installed_textual
 from creditscope.tui.widgets.app_header import AppHeader
 from pilot_support import settle
 
@@ -33,6 +33,14 @@ def test_checked_against_the_installed_textual() -> None:
     # Fails on a Textual upgrade: re-read App._init_mode and App.switch_mode, then
     # move CHECKED_TEXTUAL, or delete the patch if new screens no longer refresh the CSS.
     assert applies(), f"textual_patch was checked against Textual {CHECKED_TEXTUAL} only"
+
+
+def test_the_installed_version_is_the_one_importlib_metadata_reads() -> None:
+    # installed_textual reads the .dist-info folder's name to spare the first frame
+    # importlib.metadata; it must say what importlib.metadata says.
+    from importlib.metadata import version
+
+    assert installed_textual() == version("textual")
 
 
 async def test_first_visits_do_not_reparse_the_stylesheets(
@@ -163,3 +171,91 @@ async def test_a_key_is_delivered_and_its_frame_drawn_at_once_on_this_textual_on
             textual_patch.deliver_key_now(app, "y")
         with pytest.raises(RuntimeError, match="checked against Textual"):
             textual_patch.draw_frame_now(app.screen)
+
+
+async def test_a_new_area_is_not_restyled_whole_until_it_comes_back(
+    make_app: Callable[..., CreditscopeApp], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """7.: a new screen was styled as it mounted; its first resumes (two, from
+    App._init_mode and App.switch_mode) skip the whole-screen restyle, and its first
+    resize finds its size classes already set (fit_new_screen). Back from another area,
+    it is restyled as Textual intends."""
+    from textual.dom import DOMNode
+    from textual.screen import Screen
+
+    restyled: list[str] = []
+    original = DOMNode.update_node_styles
+
+    def update_node_styles(self: DOMNode, animate: bool = True) -> None:
+        if isinstance(self, Screen):
+            restyled.append(type(self).__name__)
+        original(self, animate)
+
+    monkeypatch.setattr(DOMNode, "update_node_styles", update_node_styles)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await app.switch_mode("company")
+        await settle(pilot)
+        assert "EventsScreen" not in restyled and "CompanyScreen" not in restyled
+        assert {"-medium", "-medium-height"} <= app.screen.classes
+        await app.switch_mode("events")
+        await settle(pilot)
+        assert restyled.count("EventsScreen") == 1  # back: its resume restyles it
+
+
+@pytest.mark.parametrize("size", [(80, 24), (120, 36), (170, 50)])
+async def test_new_screens_get_the_size_classes_textual_gives_them(
+    make_app: Callable[..., CreditscopeApp], size: tuple[int, int]
+) -> None:
+    from creditscope.tui.screens.base import AreaScreen
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        preset = AreaScreen()
+        app.fit_new_screen(preset)
+        sizes = {"-narrow", "-medium", "-wide", "-short", "-medium-height", "-tall"}
+        assert preset.classes & sizes == app.screen.classes & sizes
+        assert len(preset.classes & sizes) == 2
+
+
+async def test_work_after_the_first_frame_waits_for_it_and_the_frame_is_whole(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """8.: after_first_frame runs once a frame is drawn outside Textual's start-up batch,
+    and that frame is whole (a LayoutUpdate) though frames made in the batch were dropped."""
+    from textual.app import App, ComposeResult
+    from textual.widgets import Static
+
+    from creditscope.tui import textual_patch
+
+    drawn: list[tuple[int, str]] = []
+    original = App._display
+
+    def display(self: App[None], screen: object, renderable: object) -> None:
+        if renderable is not None:
+            drawn.append((self._batch_count, type(renderable).__name__))
+        original(self, screen, renderable)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(App, "_display", display)
+    seen: list[bool] = []
+
+    class Hooked(textual_patch.FirstFrameHooks):
+        def compose(self) -> ComposeResult:
+            yield Static("hello")
+
+        def on_mount(self) -> None:
+            textual_patch.after_first_frame(self, lambda: seen.append(self._first_frame_drawn))
+
+    app = Hooked()
+    async with app.run_test() as pilot:
+        await pilot.pause()
+        await pilot.pause()
+        assert seen == [True]
+        first_outside = next(kind for batch, kind in drawn if not batch)
+        assert first_outside == "LayoutUpdate"
+        textual_patch.after_first_frame(app, lambda: seen.append(False))  # later: runs too
+        await pilot.pause()
+        await pilot.pause()
+        assert seen == [True, False]

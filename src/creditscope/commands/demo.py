@@ -32,7 +32,7 @@ def command(ctx: click.Context, loop: bool, speed: float) -> None:
         click.echo(f"creditscope demo: {refusal}", err=True)
         ctx.exit(2)
 
-    from creditscope.commands.tui import explorer_client
+    from creditscope.commands.explorer import explorer_client
     from creditscope.tui.app import CreditscopeApp
     from creditscope.tui.tour.driver import TourOptions
 

@@ -26,7 +26,9 @@ from creditscope.tui.host import Clock, ExplorerHost
 from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
 from creditscope.tui.textual_patch import (
+    FirstFrameHooks,
     SurvivesWidgetErrors,
+    after_first_frame,
     cache_inner_outer_by_colour,
     mark_styles_current,
 )
@@ -58,12 +60,13 @@ def _screen_factory(app: CreditscopeApp, entry: NavEntry) -> Callable[[], Screen
 
             screen = UnavailableAreaScreen(entry.title, error)
         mark_styles_current(app, screen)
+        app.fit_new_screen(screen)
         return screen
 
     return build
 
 
-class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
+class CreditscopeApp(ClientApp, SurvivesWidgetErrors, FirstFrameHooks):
     """The creditscope explorer: one mode per main area, a live credit meter, a call inspector."""
 
     # Every stylesheet, loaded once by the app (no screen has its own): rules are global
@@ -109,6 +112,7 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
         self.tour: TourDriver | None = None
         """The guided tour while it plays (F2, ``creditscope demo``); None otherwise."""
         self._tour_at_start = tour
+        self._showing_first_area = False
         for entry in ordered_entries():
             self.add_mode(entry.mode, _screen_factory(self, entry))
 
@@ -118,21 +122,32 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors):
         """Apply theme and keymap, show the first area, and start building the client."""
         self._apply_settings()
         self.theme_changed_signal.subscribe(self, self._remember_theme)
-        self.switch_mode(self.initial_mode or ordered_entries()[0].mode)
-        # Build the client only after the first full frame is painted: its imports
+        self._showing_first_area = True
+        try:
+            self.switch_mode(self.initial_mode or ordered_entries()[0].mode)
+        finally:
+            self._showing_first_area = False
+        # Build the client only once the first frame is on the terminal: its imports
         # (pydantic, httpx, FastAPI for the sandbox) hold the GIL in a thread and would
-        # otherwise delay it. Two refreshes: the Footer fills its keys in a
-        # recompose scheduled after the first refresh.
-        self.call_after_refresh(self.call_after_refresh, self._after_first_frame)
+        # otherwise delay it.
+        after_first_frame(self, self._after_first_frame)
         # A cold start puts the cursor in the area's search box: a city typed at once
         # lands there instead of firing single-letter keys (Escape, then 1-7, to switch).
-        self.call_after_refresh(self._focus_search_box)
+        first = self.screen
+        after_first_frame(self, lambda: self._focus_search_box(first))
 
-    def _focus_search_box(self) -> None:
+    def delay_update(self, delay: float = 0.05) -> None:
+        """Textual's, except while ``switch_mode`` shows the first area: it holds every
+        update for 50 ms to mask a switch, but at start-up there is nothing to mask and
+        the first frame would wait for it."""
+        if not self._showing_first_area:
+            super().delay_update(delay)
+
+    def _focus_search_box(self, screen: Screen[object]) -> None:
+        """The cursor into ``screen``'s search box, unless the user has moved on."""
         from creditscope.tui.screens.base import AreaScreen
 
-        screen = self.screen
-        if isinstance(screen, AreaScreen) and screen.focused is None:
+        if screen is self.screen and isinstance(screen, AreaScreen) and screen.focused is None:
             screen.action_focus_main()
 
     def _after_first_frame(self) -> None:

@@ -60,6 +60,8 @@ from creditscope.tui.spend_guard import CONFIRM_WINDOW, Verdict, intent_of
 from creditscope.tui.widgets.error_panel import GO_ONLINE, OPEN_SETTINGS, RETRY, ErrorPanel
 
 if TYPE_CHECKING:
+    from textual.widget import AwaitMount
+
     # Annotations only: the operation table stays out of the first frame.
     from creditscope.client.client import DataClient
     from creditscope.client.records import CallRecord, Result
@@ -173,6 +175,13 @@ class ResultArea(Vertical):
     def _state_widgets(self) -> list[Widget]:
         return [self.query_one(".call-status"), self.query_one(ErrorPanel),
                 self.query_one(".call-empty")]
+
+    def mount_content(self, *widgets: Widget) -> AwaitMount:
+        """Add result widgets after the area is mounted (e.g. after the first frame): shown
+        or hidden by the area's state, as those given to the constructor are."""
+        for widget in widgets:
+            widget.display = self.shows_content
+        return self.mount(*widgets)
 
     @property
     def content(self) -> list[Widget]:

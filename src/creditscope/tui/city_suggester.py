@@ -4,11 +4,15 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from textual.suggester import Suggester
 
-from creditscope.gazetteer import Gazetteer, load_gazetteer, parse_point
+from creditscope.geo import parse_point
 from creditscope.text_folding import fold
+
+if TYPE_CHECKING:  # the gazetteer is read on the first suggestion, in a thread
+    from creditscope.gazetteer import Gazetteer
 
 EXACT_NAME_ODDS = 20  # an exact name loses only to a prefix match 20 times its size
 
@@ -28,6 +32,8 @@ class CitySuggester(Suggester):
     async def gazetteer(self) -> Gazetteer:
         """The gazetteer, read off the event loop on first use (it takes a moment)."""
         if self._gazetteer is None:
+            from creditscope.gazetteer import load_gazetteer
+
             self._gazetteer = await asyncio.to_thread(load_gazetteer)
         return self._gazetteer
 

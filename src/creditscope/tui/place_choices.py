@@ -16,13 +16,13 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 from weakref import WeakKeyDictionary
 
-from creditscope.gazetteer import City, Gazetteer, load_gazetteer
 from creditscope.private_files import write_private
 from creditscope.text_folding import fold
 
 if TYPE_CHECKING:
     from textual.widgets import Input
 
+    from creditscope.gazetteer import City, Gazetteer
     from creditscope.tui.host import ExplorerHost
 
 FILE_NAME = "place-choices.json"
@@ -45,11 +45,11 @@ class PlaceChoices:
     def preferred(self, text: str, gazetteer: Gazetteer | None = None) -> City | None:
         """The remembered place for a plain name (``"valencia"``), if any."""
         key = self._keys.get(_plain(text))
-        return None if key is None else (gazetteer or load_gazetteer()).by_key(key)
+        return None if key is None else _places(gazetteer).by_key(key)
 
     def remember(self, text: str, city: City, gazetteer: Gazetteer | None = None) -> None:
         """From now on, the plain name ``text`` means ``city``."""
-        self._keys[_plain(text)] = (gazetteer or load_gazetteer()).key(city)
+        self._keys[_plain(text)] = _places(gazetteer).key(city)
         if self.path is not None:
             # Unwritable: remembered for this run; the file is a convenience.
             with contextlib.suppress(OSError):
@@ -57,12 +57,12 @@ class PlaceChoices:
 
     def namesakes(self, text: str, gazetteer: Gazetteer | None = None) -> list[City]:
         """Every place answering to the plain name in ``text``, largest first."""
-        return (gazetteer or load_gazetteer()).alternatives(_plain_name(text))
+        return _places(gazetteer).alternatives(_plain_name(text))
 
     def next_place(self, text: str, gazetteer: Gazetteer | None = None) -> City | None:
         """The namesake after the one ``text`` names now (wrapping), remembered; None
         when the name has no namesakes."""
-        places = gazetteer or load_gazetteer()
+        places = _places(gazetteer)
         options = self.namesakes(text, places)
         if len(options) < 2:
             return None
@@ -71,6 +71,13 @@ class PlaceChoices:
         chosen = options[(index + 1) % len(options)]
         self.remember(text, chosen, places)
         return chosen
+
+
+def _places(gazetteer: Gazetteer | None) -> Gazetteer:
+    """``gazetteer``, else the shared one (imported on use: the first frame does without)."""
+    from creditscope.gazetteer import load_gazetteer
+
+    return gazetteer or load_gazetteer()
 
 
 def _plain_name(text: str) -> str:

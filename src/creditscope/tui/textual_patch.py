@@ -1,8 +1,9 @@
 """The one place the explorer reaches into Textual's internals, for the pinned Textual only.
 
-Three workarounds, each applied only to the Textual version it was read against,
-two reads of what Textual does not export (4., 5.), the benchmarks' key-to-frame
-timing (6.) and a render cache for tables refilled with rows they showed before (7.).
+Five workarounds, each applied only to the Textual version it was read against
+(1.-3., 7., 8.), two reads of what Textual does not export (4., 5.), the
+benchmarks' key-to-frame timing (6.) and a render cache for tables refilled with
+rows they showed before (9., in ``textual_patch_tables.py``).
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -50,14 +51,35 @@ pending frame at once (``Screen._on_timer_update``, what the refresh timer calls
 On any other Textual both refuse (RuntimeError): a benchmark must not time a
 different path.
 
-7. A DataTable renders every cell through Rich (``DataTable._render_cell``: a
+7. A new screen restyled twice before its first frame. ``App._init_mode`` posts a
+``ScreenResume`` to a mode's new screen and ``App.switch_mode`` posts another, and
+``Screen._on_screen_resume`` restyles the whole screen on each (``refresh_styles``),
+though every widget was styled as it mounted: ~20 ms of the explorer's first frame
+and of each area's first visit. The restyle is there for a screen coming back after
+being away (the theme or its classes may have changed meanwhile), so
+:class:`StyledOnMount` skips it only until the screen is first suspended.
+
+8. Work to do once the first frame is on the terminal. Textual's ``call_after_refresh``
+runs after the screen's next refresh, but while the app is still starting (its
+start-up ``batch_update``, until ``App._ready``) a refresh draws nothing
+(``App._display`` returns at once): work scheduled that way, meant to follow the
+first frame (the Events map, the data client's imports), ran before it and delayed
+it. :class:`FirstFrameHooks` notes when ``_display`` first has a frame to draw outside
+a batch, and :func:`after_first_frame` runs callbacks then. Worse, a frame made during
+that batch is dropped while the compositor counts its regions as drawn, so the first
+frame drawn was a partial update that left them blank (the search boxes, the detail
+panel's frame, the footer's keys) until something redrew them: the first frame drawn
+after a dropped one is drawn whole.
+
+9. A DataTable renders every cell through Rich (``DataTable._render_cell``: a
 ``Padding`` in a ``Styled``, ~0.3 ms each) and keys what it rendered on its
 ``_update_count``, which every ``clear()`` bumps: a table refilled with rows it
 showed a moment ago (a cached search revisited) renders all of them again, 70
 cells and ~25 ms on the frame that shows the result. :class:`CellsKeyedByContent`
 also keeps each cell's lines by what decides them (the cell's text and styles, its
 place, width, cursor, hover and focus state), so a revisit draws its rows from
-there. On any other Textual it is a plain ``DataTable``.
+there. It lives in ``textual_patch_tables.py``, so the first frame, which shows no
+table, does not import ``DataTable``. On any other Textual it is a plain ``DataTable``.
 
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
@@ -67,27 +89,25 @@ widget's error), and
 
 from __future__ import annotations
 
-from collections.abc import Hashable, Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from importlib.metadata import version
-from typing import Any
+from pathlib import Path
 
-from rich.style import Style as RichStyle
-from rich.text import Text
+import textual
+from rich.console import RenderableType
 from textual import events
 from textual._context import active_message_pump
 from textual._styles_cache import StylesCache
-from textual._types import SegmentLines
 from textual.actions import ActionParseResult
 from textual.app import App
-from textual.cache import LRUCache
 from textual.color import Color
 from textual.dom import DOMNode
+from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
 CHECKED_TEXTUAL = "8.2.8"
@@ -97,7 +117,19 @@ CHECKED_TEXTUAL = "8.2.8"
 @cache
 def applies() -> bool:
     """True when the installed Textual is the one this patch was checked against."""
-    return version("textual") == CHECKED_TEXTUAL
+    return installed_textual() == CHECKED_TEXTUAL
+
+
+def installed_textual() -> str | None:
+    """The installed Textual's version, from the name of its ``.dist-info`` folder beside
+    the package; None if there is not exactly one. What ``importlib.metadata.version``
+    says (the tests check that it agrees), without its ~15 ms of import and path search
+    in the first frame."""
+    site = Path(textual.__file__).resolve().parent.parent
+    found = [path.name for path in site.glob("textual-*.dist-info")]
+    if len(found) != 1:
+        return None
+    return found[0].removeprefix("textual-").removesuffix(".dist-info")
 
 
 def mark_styles_current(app: App[None], screen: Screen[None]) -> None:
@@ -130,6 +162,45 @@ def cache_inner_outer_by_colour() -> bool:
     # Textual declares the attribute as an lru_cache wrapper: hence both codes.
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
     return True
+
+
+class FirstFrameHooks(App[None]):
+    """An App that runs :func:`after_first_frame` callbacks once its first frame is drawn
+    (see 8.)."""
+
+    _first_frame_drawn = False
+    _first_frame_waiters: list[tuple[MessagePump, Callable[[], object]]] | None = None
+    _start_frame_dropped = False
+
+    def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
+        if applies() and renderable is not None and not self._first_frame_drawn:
+            if self._batch_count:
+                self._start_frame_dropped = True
+            elif self._start_frame_dropped and screen is self.screen:
+                # A frame made in the start-up batch was dropped, but its regions count as
+                # drawn: the first one drawn must be whole, or they stay blank.
+                renderable = screen._compositor.render_update(
+                    full=True, screen_stack=self._background_screens)
+        # What Textual's _display draws (headless: would draw); a batch draws nothing.
+        drawn = renderable is not None and not self._batch_count
+        super()._display(screen, renderable)
+        if drawn and not self._first_frame_drawn:
+            self._first_frame_drawn = True
+            for node, callback in self._first_frame_waiters or []:
+                node.call_later(callback)
+            self._first_frame_waiters = None
+
+
+def after_first_frame(node: MessagePump, callback: Callable[[], object]) -> None:
+    """Run ``callback`` in ``node``'s message loop once the app's first frame is drawn; once
+    it has been (a screen opened later), after two refreshes of ``node`` (see 8.)."""
+    app = node.app
+    if applies() and isinstance(app, FirstFrameHooks) and not app._first_frame_drawn:
+        if app._first_frame_waiters is None:
+            app._first_frame_waiters = []
+        app._first_frame_waiters.append((node, callback))
+    else:
+        node.call_after_refresh(node.call_after_refresh, callback)
 
 
 class SurvivesWidgetErrors(App[None]):
@@ -169,6 +240,21 @@ class SurvivesWidgetErrors(App[None]):
         super()._handle_exception(error)
 
 
+class StyledOnMount(Screen[None]):
+    """A Screen that skips the resume restyles before it is first suspended (see 7.)."""
+
+    _suspended_once = False
+
+    # Textual calls the `_on_screen_resume` of every class of the screen's MRO, this one
+    # first: it only tells Screen's, on the same event, whether to restyle.
+    def _on_screen_resume(self, event: events.ScreenResume) -> None:
+        if applies() and not self._suspended_once:
+            event.refresh_styles = False
+
+    def _on_screen_suspend(self) -> None:
+        self._suspended_once = True
+
+
 @dataclass(frozen=True)
 class FooterKeyFields:
     """What one key of Textual's footer shows and does (see 4.)."""
@@ -187,6 +273,13 @@ def footer_key_fields(widget: Widget) -> FooterKeyFields | None:
         return None
     return FooterKeyFields(widget.key, widget.key_display, widget.description, widget.action,
                            widget.disabled)
+
+
+def footer_keys_from_the_start(footer: TextualFooter) -> None:
+    """Let Textual's ``Footer.compose`` yield the keys before the screen first announces its
+    bindings (its ``_bindings_ready``), so they are in the screen's first frame (see 4.)."""
+    if applies():
+        footer.set_reactive(TextualFooter._bindings_ready, True)
 
 
 def price_footer_key(widget: Widget, description: str) -> None:
@@ -215,7 +308,7 @@ def shown_notifications(app: App[object]) -> list[ShownNotification]:
 def _pinned_only(what: str) -> None:
     if not applies():
         raise RuntimeError(f"{what} is checked against Textual {CHECKED_TEXTUAL} only "
-                           f"(installed: {version('textual')})")
+                           f"(installed: {installed_textual()})")
 
 
 def deliver_key_now(app: App[object], key: str) -> None:
@@ -234,70 +327,3 @@ def draw_frame_now(screen: Screen[object]) -> None:
     """Lay out and draw ``screen``'s pending frame now, as the refresh timer would (6.)."""
     _pinned_only("draw_frame_now")
     screen._on_timer_update()
-
-
-def _content_key(cell: object) -> Hashable:
-    """What decides how ``cell`` (a row's renderable) is drawn; None if it cannot be said."""
-    if isinstance(cell, str):
-        return cell
-    if isinstance(cell, Text):
-        spans = tuple((span.start, span.end, str(span.style)) for span in cell.spans)
-        return (cell.plain, str(cell.style), spans, cell.justify, cell.overflow, cell.no_wrap,
-                cell.end)
-    return None
-
-
-class CellsKeyedByContent(DataTable[Any]):
-    """A ``DataTable`` that draws a cell it drew before, with the same text in the same
-    place and state, from its lines of then, across ``clear()`` (see 7.)."""
-
-    KEPT_CELLS = 4096
-    """Rendered cells kept (a cell is a few segments: ~1 MB at most)."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._cells_by_content: LRUCache[Hashable, SegmentLines] = LRUCache(self.KEPT_CELLS)
-        self.cells_rendered = 0
-        """Cells rendered through Rich so far (the others came from the cache)."""
-
-    def _render_cell(
-        self,
-        row_index: int,
-        column_index: int,
-        base_style: RichStyle,
-        width: int,
-        cursor: bool = False,
-        hover: bool = False,
-    ) -> SegmentLines:
-        key = self._cell_key(row_index, column_index) if applies() else None
-        if key is None:
-            self.cells_rendered += 1
-            return super()._render_cell(row_index, column_index, base_style, width, cursor,
-                                        hover)
-        full = (key, row_index, column_index, base_style, width, cursor, hover,
-                self._show_hover_cursor, self.show_cursor, self._pseudo_class_state)
-        lines = self._cells_by_content.get(full)
-        if lines is None:
-            self.cells_rendered += 1
-            lines = super()._render_cell(row_index, column_index, base_style, width, cursor,
-                                         hover)
-            self._cells_by_content[full] = lines
-        return lines
-
-    def _cell_key(self, row_index: int, column_index: int) -> Hashable:
-        """The cell's content and row height; None for a row label or an unknown cell."""
-        if column_index < 0:
-            return None
-        _label, cells = self._get_row_renderables(row_index)
-        if column_index >= len(cells):
-            return None
-        content = _content_key(cells[column_index])
-        if content is None:
-            return None
-        if row_index < 0:
-            return content, self.header_height
-        row_key = self._row_locations.get_key(row_index)
-        row = self.rows.get(row_key) if row_key is not None else None
-        if row is None or row.auto_height:
-            return None
-        return content, row.height

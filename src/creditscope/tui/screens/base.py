@@ -26,7 +26,6 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
-from textual.screen import Screen
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
@@ -34,6 +33,7 @@ from creditscope.tui.host import host_of
 from creditscope.tui.key_costs import Priced, is_text_box
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.prices import always_charged
+from creditscope.tui.textual_patch import StyledOnMount
 from creditscope.tui.widgets.app_header import AppHeader
 from creditscope.tui.widgets.footer import Footer  # Textual's, without its key leak
 from creditscope.tui.widgets.nav_bar import NavBar
@@ -49,7 +49,7 @@ KEY_RULE = (
 )
 
 
-class AreaScreen(Screen[None]):
+class AreaScreen(StyledOnMount):
     """Header, nav bar and footer around a body the subclass composes."""
 
     BINDINGS: ClassVar[list[BindingType]] = [

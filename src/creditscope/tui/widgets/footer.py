@@ -36,7 +36,11 @@ from creditscope.tui.key_costs import (
     types_a_character,
     with_cost,
 )
-from creditscope.tui.textual_patch import footer_key_fields, price_footer_key
+from creditscope.tui.textual_patch import (
+    footer_key_fields,
+    footer_keys_from_the_start,
+    price_footer_key,
+)
 
 NARROW_WIDTH = 100  # the app's "-narrow" breakpoint
 
@@ -86,6 +90,9 @@ class Footer(TextualFooter):
         screen = self._own_screen()
         if screen is None:
             return
+        # Textual's footer shows no keys until the screen first announces its bindings
+        # (a second frame); ours shows the screen's keys from its first frame.
+        footer_keys_from_the_start(self)
         tight = self.app.size.width < NARROW_WIDTH
         typing = is_text_box(screen.focused)
         costs: dict[str, Priced] = {}
@@ -110,13 +117,17 @@ class Footer(TextualFooter):
         keys = [*priced, *others]
         palette = [key for key in keys if "-command-palette" in key.classes]
         room = self.app.size.width - sum(key_width(key, compact=tight) for key in palette)
+        shown: list[Widget] = []
         for key in keys:
             if key not in palette:
                 width = key_width(key, compact=tight)
                 if width > room:
                     continue  # it would be drawn half under the palette key
                 room -= width
-            yield key
+            shown.append(key)
+        if not self.is_mounted:  # the first keys: what recompose compares with
+            self._shown = [key_signature(key) for key in shown]
+        yield from shown
 
     def on_resize(self, event: events.Resize) -> None:
         """Tighter keys on a narrow terminal, so the priced ones still fit."""

@@ -27,12 +27,11 @@ from creditscope.tui.screens.events.formatting import (
     status_label,
     status_style,
 )
+from creditscope.tui.screens.events.hints import DETAIL_PLACEHOLDER
 
 if TYPE_CHECKING:
     # Annotations only: pydantic and the models stay out of the first frame.
     from creditscope.models import Event
-
-PLACEHOLDER = "Select an event in the feed (or its marker on the map) to see its details."
 
 
 @lru_cache(maxsize=1)
@@ -107,15 +106,15 @@ class EventDetail(Vertical):
     def compose(self) -> ComposeResult:
         """The description, then the link buttons."""
         with VerticalScroll(classes="detail-scroll"):
-            yield Static(PLACEHOLDER, classes="detail-text")
+            yield Static(DETAIL_PLACEHOLDER, classes="detail-text")
         with Horizontal(classes="detail-actions"):
             yield Button("Open page", id="detail-open", compact=True, variant="primary")
             yield Button("Copy URL", id="detail-copy-url", compact=True)
             yield Button("Copy image URLs", id="detail-copy-images", compact=True)
 
     def on_mount(self) -> None:
-        """Nothing selected yet: hide the buttons."""
-        self.query_one(".detail-actions").display = False
+        """Nothing selected yet: hide the buttons (none if the app closed meanwhile)."""
+        self.query(".detail-actions").set(display=False)
 
     def show_event(self, event: Event, number: int | None, now: datetime, viewer: tzinfo) -> None:
         """Describe ``event`` (times relative to ``now``, the viewer's side in ``viewer``)."""
@@ -135,7 +134,7 @@ class EventDetail(Vertical):
     def clear(self) -> None:
         """Back to the placeholder."""
         self.event = self.number = None
-        self.query_one(".detail-text", Static).update(PLACEHOLDER)
+        self.query_one(".detail-text", Static).update(DETAIL_PLACEHOLDER)
         self.query_one(".detail-actions").display = False
 
     def image_urls(self) -> list[str]:

@@ -7,6 +7,9 @@ START_HINT = "Type a city or 'lat, lng', then Enter; or pick a point on the map.
 EMPTY_START = (
     "No search yet. Events near your point appear here, numbered like the markers on the map."
 )
+DETAIL_PLACEHOLDER = (
+    "Select an event in the feed (or its marker on the map) to see its details."
+)
 SAMPLE_PLACE = "Lisbon"  # Enter in the empty box of a first visit on the sandbox searches it
 EMPTY_FEED = "No events here: try a city, or pick a point closer to one on the map."
 # A refused field -> the box that holds it.

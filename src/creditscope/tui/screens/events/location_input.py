@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from creditscope.gazetteer import City, Gazetteer
 from creditscope.place_check import check_place
 from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.screens.events.formatting import point_text
 from creditscope.tui.widgets.text_input import TextInput
+
+if TYPE_CHECKING:
+    from creditscope.gazetteer import City, Gazetteer
 
 # Two numbers separated by a comma and/or spaces: the user means coordinates,
 # even when they are out of range (that is then an error, not a city search).

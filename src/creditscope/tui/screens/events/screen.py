@@ -4,9 +4,11 @@ Data flow: location text -> :func:`parse_location` (free, local) -> a
 ``ticketing/discovery`` call through the shared :class:`ResultArea` -> the feed
 table, the map's markers and the summary line. A click (or Enter) on the map
 picks a point for the form; the Search button then says what searching costs.
-Start-up: the map is the costliest part of this screen, the first the explorer
-shows, so the first frame holds an empty, framed placeholder in the map's place;
-the real :class:`EventMap` is mounted right after that frame (``_mount_map``).
+Start-up: this screen is the first the explorer shows, so its first frame holds only
+what is seen at once: the form, the hint, the map's and the detail panel's frames
+(placeholders) and the empty feed's text. The map, the detail panel and the feed
+(hidden until a search) are imported and mounted right after that frame
+(``_mount_the_rest``), and look the same once they are.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.widget import MountError
 from textual.widgets import Button, Input, Static
 
 from creditscope.client.records import CallRecord
@@ -25,15 +28,14 @@ from creditscope.tui.host import host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.place_choices import complete_to_choices, namesake_hint, resolved_text
 from creditscope.tui.screens.base import AreaScreen
-from creditscope.tui.screens.events.event_detail import EventDetail
 from creditscope.tui.screens.events.feed_summary import (
     describe_point,
     feed_summary,
     venue_markers,
 )
-from creditscope.tui.screens.events.feed_table import EventFeedTable
 from creditscope.tui.screens.events.formatting import point_text, viewer_zone
 from creditscope.tui.screens.events.hints import (
+    DETAIL_PLACEHOLDER,
     EMPTY_FEED,
     INVALID_FIELDS,
     SAMPLE_PLACE,
@@ -55,12 +57,15 @@ from creditscope.tui.screens.events.offers import (
     follow_first_visit,
     start_text,
 )
+from creditscope.tui.textual_patch import after_first_frame
 from creditscope.tui.widgets.price_button import PriceButton
 
 if TYPE_CHECKING:
-    # EventFeed: annotations only, so pydantic stays out of the first frame; EventMap:
-    # imported at run time once the first frame is up (see _mount_map).
+    # EventFeed: annotations only, so pydantic stays out of the first frame; the map,
+    # the detail panel and the feed: imported once the first frame is up (_mount_the_rest).
     from creditscope.models import EventFeed
+    from creditscope.tui.screens.events.event_detail import EventDetail
+    from creditscope.tui.screens.events.feed_table import EventFeedTable
     from creditscope.tui.widgets.event_map import EventMap
 
 DEFAULT_LIMIT = 20
@@ -109,15 +114,12 @@ class EventsScreen(AreaScreen):
                               disabled=True)
         yield Static(START_HINT, id="events-hint")
         with Horizontal(id="events-top"):
-            # The map's frame, empty: _mount_map swaps the real map in after frame 1.
+            # The map's frame, empty, and the detail panel's frame and text: the same ids,
+            # so the same look; _mount_the_rest swaps the real ones in after frame 1.
             yield Static(id="events-map")
-            yield EventDetail(id="events-detail")
+            yield Static(DETAIL_PLACEHOLDER, id="events-detail")
+        # The feed and its summary line join after frame 1 (hidden until a search).
         yield ResultArea(
-            Horizontal(Static("", id="events-summary"),
-                       PriceButton("Load more", operation=OPERATION, id="events-more",
-                                   compact=True, disabled=True),
-                       id="events-summary-row"),
-            EventFeedTable(id="events-feed"),
             empty=start_text(self),
             id="events-results",
             fields=INVALID_FIELDS,
@@ -130,25 +132,39 @@ class EventsScreen(AreaScreen):
         # ask now, so they are in the first frame rather than after the map.
         self.refresh_bindings()
         complete_to_choices(self.location_input, host_of(self))
-        self.call_after_refresh(self.call_after_refresh, self._mount_map)
+        after_first_frame(self, self._mount_the_rest)
         follow_first_visit(self)
 
     def on_unmount(self) -> None:
         """Stop following the app (it would keep this screen alive)."""
         host_of(self).signals.unsubscribe(self)
 
-    async def _mount_map(self) -> None:
-        """Swap the placeholder for the map, and start on it (number keys still switch areas)."""
+    async def _mount_the_rest(self) -> None:
+        """Swap the placeholders for the map and the detail panel, add the feed, and start
+        on the map (number keys still switch areas)."""
+        from creditscope.tui.screens.events.event_detail import EventDetail
+        from creditscope.tui.screens.events.feed_table import EventFeedTable
         from creditscope.tui.widgets.event_map import EventMap
 
-        placeholder = self.query_one("#events-map")
-        if isinstance(placeholder, EventMap):
+        top = self.query_one("#events-top", Horizontal)
+        if isinstance(top.children[0], EventMap):
             return
-        # One batch: no frame shows the row without a map (the detail panel would jump).
+        # One batch: no frame shows the row half swapped (the panels would jump).
         with self.app.batch_update():
-            await placeholder.remove()
-            top = self.query_one("#events-top", Horizontal)
-            await top.mount(EventMap(id="events-map"), before=0)
+            try:
+                await top.remove_children()
+                await top.mount(EventMap(id="events-map"), EventDetail(id="events-detail"))
+                await self.results.mount_content(
+                    Horizontal(Static("", id="events-summary"),
+                               PriceButton("Load more", operation=OPERATION, id="events-more",
+                                           compact=True, disabled=True),
+                               id="events-summary-row"),
+                    EventFeedTable(id="events-feed"),
+                )
+            except MountError:
+                if self.is_attached and top.is_attached:
+                    raise
+                return  # the explorer closed meanwhile (e.g. an unusable setting)
         if self.focused is None:  # unless the user already moved on (e.g. pressed /)
             self.event_map.focus()
 
@@ -170,8 +186,17 @@ class EventsScreen(AreaScreen):
 
     @property
     def feed_table(self) -> EventFeedTable:
-        """The feed table."""
+        """The feed table (mounted right after the first frame)."""
+        from creditscope.tui.screens.events.feed_table import EventFeedTable
+
         return self.query_one("#events-feed", EventFeedTable)
+
+    @property
+    def detail(self) -> EventDetail:
+        """The selected event's panel (mounted right after the first frame)."""
+        from creditscope.tui.screens.events.event_detail import EventDetail
+
+        return self.query_one("#events-detail", EventDetail)
 
     @property
     def event_map(self) -> EventMap:
@@ -305,11 +330,11 @@ class EventsScreen(AreaScreen):
 
     def action_open_page(self) -> None:
         """Open the selected event's page in the browser (or copy it if there is none)."""
-        self.query_one(EventDetail).open_page()
+        self.detail.open_page()
 
     def action_copy_url(self) -> None:
         """Copy the selected event's URL."""
-        self.query_one(EventDetail).copy_url()
+        self.detail.copy_url()
 
     def action_export(self) -> None:
         """Write every event of the feed, as shown, to CSV or JSON (free)."""
@@ -329,7 +354,7 @@ class EventsScreen(AreaScreen):
         else:
             self.pages = 1
             table.show_events(feed.events)
-            self.query_one(EventDetail).clear()
+            self.detail.clear()
             self.query_one("#events-refresh", PriceButton).disabled = False
         cursor = feed.next_cursor
         params = dict(message.request.params)
@@ -382,13 +407,16 @@ class EventsScreen(AreaScreen):
 
     # --- selection: table <-> map <-> detail -------------------------------------------
 
-    @on(EventFeedTable.EventHighlighted)
-    def _event_highlighted(self, message: EventFeedTable.EventHighlighted) -> None:
+    # Named handlers rather than @on(EventMap...): the map's and the feed's modules are
+    # not imported when this class is made.
+    def on_event_feed_table_event_highlighted(
+        self, message: EventFeedTable.EventHighlighted
+    ) -> None:
+        """A feed row is highlighted: select its marker and describe the event."""
         self.event_map.selected = message.number
         now = host_of(self).clock()
-        self.query_one(EventDetail).show_event(message.event, message.number, now, viewer_zone(now))
+        self.detail.show_event(message.event, message.number, now, viewer_zone(now))
 
-    # Named handlers rather than @on(EventMap...): the map's module is not imported yet.
     def on_event_map_marker_selected(self, message: EventMap.MarkerSelected) -> None:
         """A marker was clicked: select its feed row."""
         self.feed_table.select_number(message.number)

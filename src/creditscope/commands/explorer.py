@@ -1,0 +1,49 @@
+"""Open the explorer and say how it ended, without click: a bare ``creditscope`` runs
+this before click is imported (:mod:`creditscope.entry`), ``creditscope tui`` from its
+click command (:mod:`creditscope.commands.tui`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
+    from creditscope.settings import Settings
+    from creditscope.settings_preview import SettingsError
+
+
+@dataclass(frozen=True)
+class ExplorerEnding:
+    """What the shell is told once the explorer has closed."""
+
+    warnings: tuple[str, ...]
+    """About the settings: the app showed them too; they outlive its screen."""
+    error: SettingsError | None
+    """An unusable setting that ended the app, if one did."""
+
+    @property
+    def has_news(self) -> bool:
+        """True when there is something to print."""
+        return bool(self.warnings) or self.error is not None
+
+
+def open_explorer() -> ExplorerEnding:
+    """Run the explorer until it closes (on the built-in sandbox unless a base URL is
+    configured). Only the settings preview (no pydantic) is read before the first frame;
+    the app loads the settings right after it, and exits with the error if one is unusable."""
+    from creditscope.settings_preview import read_settings_preview
+    from creditscope.tui.app import CreditscopeApp
+
+    app = CreditscopeApp(read_settings_preview(), client_factory=explorer_client)
+    app.run()
+    return ExplorerEnding(tuple(app.settings_warnings), app.settings_error)
+
+
+def explorer_client(settings: Settings) -> DataClient:
+    """The explorer's client, built in its worker thread after the first frame: importing
+    the wiring pulls in httpx and pydantic, both slow. Its sandbox runs in a child
+    process (``wiring.explorer_transport``)."""
+    from creditscope.wiring import build_client, explorer_transport
+
+    return build_client(settings, transport=explorer_transport(settings))
