@@ -35,7 +35,7 @@ def read_frame(stream: IO[bytes]) -> tuple[dict[str, Any], bytes] | None:
         return None
     head_size, body_size = _LENGTHS.unpack(lengths)
     if head_size > MAX_HEADER or body_size > MAX_BODY:
-        raise FrameError(f"frame of {head_size} + {body_size} bytes is over the limit")
+        raise FrameError(f"frame over the limit (header {head_size}, body {body_size})")
     head = _read_exactly(stream, head_size)
     body = _read_exactly(stream, body_size) if body_size else b""
     if head is None or body is None:
