@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, LoadingIndicator, Static
@@ -362,7 +363,7 @@ class ResultArea(Vertical):
         bad = self.fields.get(field or "")
         marked: Widget | None = None
         for selector in dict.fromkeys(self.fields.values()):
-            for widget in self.screen.query(selector):
+            for widget in _matching(self.screen, selector):
                 widget.set_class(selector == bad, "-invalid")
                 if selector == bad and marked is None:
                     marked = widget
@@ -404,3 +405,14 @@ class ResultArea(Vertical):
         elif event.action == GO_ONLINE:
             host.go_online()
             self.retry()
+
+
+def _matching(screen: Widget, selector: str) -> list[Widget]:
+    """The widgets ``selector`` names on ``screen``; an id through ``query_one``, which
+    keeps what it found (this runs on every key in a form)."""
+    if selector.startswith("#") and selector[1:].replace("-", "").replace("_", "").isalnum():
+        try:
+            return [screen.query_one(selector)]
+        except NoMatches:
+            return []
+    return list(screen.query(selector))

@@ -26,6 +26,7 @@ from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
+from textual.css.query import NoMatches, WrongType
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
@@ -112,7 +113,10 @@ class AreaScreen(StyledOnMount):
         """The area's search box, if it has one (and it is on this screen)."""
         if self.MAIN_FIELD is None:
             return None
-        return next(iter(self.query(self.MAIN_FIELD).results(Input)), None)
+        try:  # query_one keeps what it found: the footer asks on every rebuild, per key
+            return self.query_one(self.MAIN_FIELD, Input)
+        except (NoMatches, WrongType):
+            return None
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``Ctrl+O`` is offered only while the search box names a place with namesakes."""
