@@ -81,6 +81,13 @@ place, width, cursor, hover and focus state), so a revisit draws its rows from
 there. It lives in ``textual_patch_tables.py``, so the first frame, which shows no
 table, does not import ``DataTable``. On any other Textual it is a plain ``DataTable``.
 
+10. Closing while a mode opens. ``App._close_all`` iterates ``_screen_stacks`` while
+it awaits each screen's close; a key handled meanwhile (the demo tour's next step)
+can switch to a mode not visited yet, which adds a stack, and the loop raises
+"dictionary changed size during iteration" as the app exits. Seen once in a full
+test run (``test_demo_tour``). :class:`SurvivesWidgetErrors` closes the stacks from a
+copy, and again for any stack opened meanwhile.
+
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -204,7 +211,24 @@ def after_first_frame(node: MessagePump, callback: Callable[[], object]) -> None
 
 
 class SurvivesWidgetErrors(App[None]):
-    """An App that reports a widget's unexpected exception and keeps running (see 3.)."""
+    """An App that reports a widget's unexpected exception and keeps running (see 3.),
+    and closes every screen when it ends, even one opened as it closes (see 10.)."""
+
+    async def _close_all(self) -> None:
+        if not applies():
+            await super()._close_all()
+            return
+        for _ in range(3):  # screens opened while closing: a few rounds, never forever
+            stacks = [stack for stack in list(self._screen_stacks.values()) if stack]
+            if not stacks:
+                break
+            for stack in stacks:
+                for stack_screen in reversed(list(stack)):
+                    if stack_screen._running:
+                        await self._prune(stack_screen)
+                stack.clear()
+        self._installed_screens.clear()
+        self._modes.clear()
 
     def report_widget_error(self, where: str, error: Exception) -> None:
         """Tell the user and keep a report; the subclass decides how."""
