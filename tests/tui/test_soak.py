@@ -25,7 +25,7 @@ from .conftest import SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
 WARM_UP = 2  # rounds that fill caches (styles, rendered lines, answers)
-MEASURED = 1  # a round after it must add nothing lasting (more rounds: more time, same verdict)
+MEASURED = 2  # rounds after it that must add nothing lasting (a leak adds in each)
 PER_ROUND_LIMIT = 1000  # tracked objects a round may add (see the test)
 
 
@@ -99,17 +99,21 @@ async def test_a_repeated_round_leaves_nothing_alive(make_app: MakeApp) -> None:
             await one_round(pilot)
         objects, widgets = await alive_when_quiet(pilot)
         bodies = distinct_bodies(app)
+        added: list[int] = []  # tracked objects each measured round left behind
         for _ in range(MEASURED):
             await one_round(pilot)
-        objects_after, widgets_after = await alive_when_quiet(pilot)
+            objects_after, widgets_after = await alive_when_quiet(pilot)
+            added.append(objects_after - objects)
+            objects = objects_after
         # No screen or widget of a closed screen stays alive: the same widgets as after
         # the warm-up (a popped restaurant screen alone is ~90 widgets).
         grown = widgets_after - widgets
         assert not grown, f"widgets alive grew: {dict(grown)}"
         # Cached revisits are recorded, but they share the answer's text.
         assert distinct_bodies(app) == bodies
-        # What else is tracked grows by less than 1,000 objects a round: the records of
-        # the round's calls and Textual's per-widget caches (each bounded) filling up.
-        # A leaked restaurant screen is thousands.
-        per_round = (objects_after - objects) / MEASURED
-        assert per_round < PER_ROUND_LIMIT, f"{per_round:.0f} more objects per round"
+        # What else is tracked grows by less than 1,000 objects in a round: the records
+        # of the round's calls and Textual's per-widget caches (each bounded) filling up.
+        # A leak leaves thousands in every round (a restaurant screen); a cache filling
+        # up, or what a loaded machine has not finished yet, in one round but not the
+        # next: the smaller of two rounds is the verdict.
+        assert min(added) < PER_ROUND_LIMIT, f"{added} more objects in each round"
