@@ -3,7 +3,7 @@
 Five workarounds, each applied only to the Textual version it was read against
 (1.-3., 7., 8.), two reads of what Textual does not export (4., 5.), the
 benchmarks' key-to-frame timing (6.) and a render cache for tables refilled with
-rows they showed before (9., in ``textual_patch_tables.py``).
+rows they showed before (9., in ``table_cells_patch.py``).
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -78,7 +78,7 @@ showed a moment ago (a cached search revisited) renders all of them again, 70
 cells and ~25 ms on the frame that shows the result. :class:`CellsKeyedByContent`
 also keeps each cell's lines by what decides them (the cell's text and styles, its
 place, width, cursor, hover and focus state), so a revisit draws its rows from
-there. It lives in ``textual_patch_tables.py``, so the first frame, which shows no
+there. It lives in ``table_cells_patch.py``, so the first frame, which shows no
 table, does not import ``DataTable``. On any other Textual it is a plain ``DataTable``.
 
 10. Closing while a mode opens. ``App._close_all`` iterates ``_screen_stacks`` while

@@ -156,7 +156,7 @@ class UsageScreen(AreaScreen):
 
 
 def summary_markup(usage: Usage, count: int, unit: str) -> str:
-    """``Last 14 days: █ 57 cr spent · █ 18 cr saved by the cache (9 answers)``,
+    """``Last 14 days: █ N cr spent · █ M cr saved by the cache (K answers)``,
     its squares in the colours of the bars (the chart's legend)."""
     total = usage.total
     if usage.is_empty:

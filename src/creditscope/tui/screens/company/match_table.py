@@ -17,7 +17,7 @@ from creditscope.tui.screens.company.reasoning import (
     website_match_text,
     why,
 )
-from creditscope.tui.textual_patch_tables import CellsKeyedByContent
+from creditscope.tui.table_cells_patch import CellsKeyedByContent
 from creditscope.tui.widgets.drawn_focus import FocusWhenDrawn
 
 _WEBSITE_STYLES = {"yes": "bold green", "no": "red", "not checked": "bright_black"}

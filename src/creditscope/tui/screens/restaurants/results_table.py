@@ -18,7 +18,7 @@ from creditscope.models import RestaurantSummary
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import quote
 from creditscope.tui.screens.restaurants import formatting as fmt
-from creditscope.tui.textual_patch_tables import CellsKeyedByContent
+from creditscope.tui.table_cells_patch import CellsKeyedByContent
 from creditscope.tui.widgets.drawn_focus import FocusWhenDrawn
 
 DETAILS = "restaurants/details"
