@@ -47,7 +47,6 @@ from typing import TYPE_CHECKING, Any
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.css.query import NoMatches
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, LoadingIndicator, Static
@@ -55,6 +54,7 @@ from textual.worker import Worker, WorkerState
 
 from creditscope.client import errors
 from creditscope.tui.call_request import AnswerT, CallRequest
+from creditscope.tui.field_marks import mark_field
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import credits_text, not_sent_text, over_budget_text, price_of
 from creditscope.tui.spend_guard import CONFIRM_WINDOW, Verdict, intent_of
@@ -360,16 +360,7 @@ class ResultArea(Vertical):
     def mark_field(self, field: str | None, *, focus: bool = False) -> Widget | None:
         """Outline the widget holding ``field`` (``-invalid``) and only it; None clears every
         outline. Returns that widget (focused if asked), or None when no widget holds it."""
-        bad = self.fields.get(field or "")
-        marked: Widget | None = None
-        for selector in dict.fromkeys(self.fields.values()):
-            for widget in _matching(self.screen, selector):
-                widget.set_class(selector == bad, "-invalid")
-                if selector == bad and marked is None:
-                    marked = widget
-        if marked is not None and focus:
-            marked.focus()
-        return marked
+        return mark_field(self.screen, self.fields, field, focus=focus)
 
     def _confirm_over_budget(self, request: CallRequest[Any], error: errors.BudgetExceeded) -> None:
         from creditscope.tui.screens.confirm import ConfirmSpend
@@ -406,13 +397,3 @@ class ResultArea(Vertical):
             host.go_online()
             self.retry()
 
-
-def _matching(screen: Widget, selector: str) -> list[Widget]:
-    """The widgets ``selector`` names on ``screen``; an id through ``query_one``, which
-    keeps what it found (this runs on every key in a form)."""
-    if selector.startswith("#") and selector[1:].replace("-", "").replace("_", "").isalnum():
-        try:
-            return [screen.query_one(selector)]
-        except NoMatches:
-            return []
-    return list(screen.query(selector))
