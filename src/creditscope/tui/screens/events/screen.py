@@ -19,7 +19,6 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
-from textual.widget import MountError
 from textual.widgets import Button, Input, Static
 
 from creditscope.client.records import CallRecord
@@ -140,33 +139,10 @@ class EventsScreen(AreaScreen):
         host_of(self).signals.unsubscribe(self)
 
     async def _mount_the_rest(self) -> None:
-        """Swap the placeholders for the map and the detail panel, add the feed, and start
-        on the map (number keys still switch areas)."""
-        from creditscope.tui.screens.events.event_detail import EventDetail
-        from creditscope.tui.screens.events.feed_table import EventFeedTable
-        from creditscope.tui.widgets.event_map import EventMap
+        """The map, the detail panel and the feed, after the first frame (deferred_parts)."""
+        from creditscope.tui.screens.events.deferred_parts import mount_the_rest
 
-        top = self.query_one("#events-top", Horizontal)
-        if isinstance(top.children[0], EventMap):
-            return
-        # One batch: no frame shows the row half swapped (the panels would jump).
-        with self.app.batch_update():
-            try:
-                await top.remove_children()
-                await top.mount(EventMap(id="events-map"), EventDetail(id="events-detail"))
-                await self.results.mount_content(
-                    Horizontal(Static("", id="events-summary"),
-                               PriceButton("Load more", operation=OPERATION, id="events-more",
-                                           compact=True, disabled=True),
-                               id="events-summary-row"),
-                    EventFeedTable(id="events-feed"),
-                )
-            except MountError:
-                if self.is_attached and top.is_attached:
-                    raise
-                return  # the explorer closed meanwhile (e.g. an unusable setting)
-        if self.focused is None:  # unless the user already moved on (e.g. pressed /)
-            self.event_map.focus()
+        await mount_the_rest(self)
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Search, load more, refresh (with their prices) and export."""
