@@ -41,6 +41,9 @@ def child_environment() -> dict[str, str]:
             if not name.startswith("CREDITSCOPE_")}
 
 
+Answer = tuple[dict[str, Any], bytes]  # an answer's header and body
+
+
 class SandboxProcessTransport(httpx.AsyncBaseTransport):
     """An httpx transport answered by the sandbox in a child process."""
 
@@ -50,7 +53,8 @@ class SandboxProcessTransport(httpx.AsyncBaseTransport):
         self._lock = threading.Lock()  # the child, its stdin and the waiting requests
         self._child: subprocess.Popen[bytes] | None = None
         self._ready: Future[None] = Future()
-        self._waiting: dict[int, Future[tuple[dict[str, Any], bytes]]] = {}
+        # Requests waiting for an answer, with the child each was sent to.
+        self._waiting: dict[int, tuple[subprocess.Popen[bytes], Future[Answer]]] = {}
         self._start()
 
     @property
@@ -81,16 +85,17 @@ class SandboxProcessTransport(httpx.AsyncBaseTransport):
                     ready.set_result(None)
                     continue
                 with self._lock:
-                    waiting = self._waiting.pop(int(header.get("id", -1)), None)
-                if waiting is not None and not waiting.done():
-                    waiting.set_result((header, body))
+                    sent = self._waiting.pop(int(header.get("id", -1)), None)
+                if sent is not None and not sent[1].done():
+                    sent[1].set_result((header, body))
         except (FrameError, OSError, ValueError):
             pass
         with self._lock:  # the child is gone: fail what still waits, start afresh next time
             if self._child is child:
                 self._child = None
-            stranded = list(self._waiting.values())
-            self._waiting.clear()
+            # Only this child's requests: one sent to its successor is still answered.
+            theirs = [ident for ident, (to, _) in self._waiting.items() if to is child]
+            stranded = [self._waiting.pop(ident)[1] for ident in theirs]
         futures: list[Future[Any]] = [*stranded, ready]
         for waiting in futures:
             if not waiting.done():
@@ -100,7 +105,7 @@ class SandboxProcessTransport(httpx.AsyncBaseTransport):
         """Send ``request`` to the child; its answer, or ``ReadTimeout`` past the read limit."""
         body = await request.aread()
         ident = next(self._ids)
-        answer: Future[tuple[dict[str, Any], bytes]] = Future()
+        answer: Future[Answer] = Future()
         header = {"id": ident, "method": request.method, "url": str(request.url),
                   "headers": [[k.decode("latin-1"), v.decode("latin-1")]
                               for k, v in request.headers.raw]}
@@ -109,10 +114,11 @@ class SandboxProcessTransport(httpx.AsyncBaseTransport):
             if self._child is None or self._child.poll() is not None:
                 self._start()
             child, ready = self._child, self._ready
-            self._waiting[ident] = answer
+            assert child is not None  # just started if it was not running
+            self._waiting[ident] = (child, answer)
         try:
             await asyncio.wait_for(asyncio.wrap_future(ready), START_TIMEOUT_S)
-            assert child is not None and child.stdin is not None
+            assert child.stdin is not None
             self._write(child.stdin, encode_frame(header, body), request)
             found, content = await asyncio.wait_for(asyncio.wrap_future(answer), limit)
         except TimeoutError as late:
