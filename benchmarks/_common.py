@@ -24,6 +24,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
+TESTS = REPO / "tests"
 # The interpreter running the benchmark (the project's venv); subprocesses reuse it.
 PYTHON = sys.executable
 CREDITSCOPE = Path(PYTHON).parent / "creditscope"

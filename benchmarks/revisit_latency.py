@@ -18,7 +18,7 @@ figure (printed last) is the worst of the three cached medians, target < 50 ms.
 
 The clock runs from the key event entering the app (as a terminal would send
 it) until the result is in its widget AND one frame has been drawn with it
-(``textual_patch.draw_frame_now``, what the app's refresh timer does at most
+(``tests/textual_internals.draw_frame_now``, what the app's refresh timer does at most
 1/60 s later). It does not use ``pilot.press``, which also waits for every
 animation to finish (the tab underline slides for 300 ms) and for every
 widget's queue to drain: time the user never waits for.
@@ -28,15 +28,17 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sys
 import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from _common import median, print_figure
+from _common import TESTS, median, print_figure
 
-from creditscope.tui.textual_patch import deliver_key_now, draw_frame_now
+sys.path.insert(0, str(TESTS))  # tests/textual_internals.py: reads of Textual for tests
+from textual_internals import deliver_key_now, draw_frame_now
 
 SIZE = (120, 36)
 POLL_S = 0.001  # between checks of the result widget

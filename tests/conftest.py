@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-# Pilot helpers (settle) and their fixtures, shared by every test directory.
-pytest_plugins = ["pilot_support"]
+# Pilot helpers (settle) and their fixtures, shared by every test directory; the guard that
+# fails a test when the explorer turned an unexpected exception into a notice.
+pytest_plugins = ["pilot_support", "error_guard"]
 
 # Threads that are not daemons and still run when the session ends keep Python
 # from exiting: the run would print its summary and then hang until CI kills it.

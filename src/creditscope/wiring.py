@@ -139,6 +139,19 @@ def build_client(
     )
 
 
+def explorer_client(
+    settings: Settings, *, service: httpx.AsyncBaseTransport | None = None
+) -> DataClient:
+    """The explorer's client, as ``creditscope`` builds it (and the explorer's tests do).
+
+    Built in the app's worker thread after the first frame: importing this module pulls
+    in httpx and pydantic, both slow. Its sandbox runs in a child process
+    (:func:`explorer_transport`); ``service`` replaces the service only (a test's
+    sandbox with a frozen clock, a slow or failing fake), never the client's insides.
+    """
+    return build_client(settings, transport=service or explorer_transport(settings))
+
+
 @functools.cache
 def example_sandbox() -> httpx.AsyncBaseTransport:
     """The throwaway sandbox (in memory) that answers the catalog's examples: in a child

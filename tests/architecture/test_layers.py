@@ -63,7 +63,8 @@ RULES = (
          allowed=("creditscope", *PURE)),
     Rule(("creditscope.doctor",), ("creditscope.tui",),
          "doctor/ checks the machine without the explorer: it must run where the explorer "
-         "cannot start"),
+         "cannot start (it only reads which Textual patches are off, guarded)",
+         allowed=("creditscope.tui.textual_patch",)),
     Rule(("creditscope.support",), ("creditscope.tui", "creditscope.commands"),
          "support/ serves the explorer and the commands alike: it knows neither"),
 )

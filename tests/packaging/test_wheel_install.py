@@ -5,8 +5,9 @@ tool environment (never editable), and run from there: ``--version``, ``call cat
 
 Every other test runs from the editable install, which reads stylesheets and data
 straight from ``src/``; only this one notices a file the wheel forgot. The installed
-dependencies are the lock's versions (exported from ``uv.lock``), taken from uv's cache
-that ``make`` filled, so the test needs no network of its own once ``make`` ran.
+dependencies are the lock's versions (exported from ``uv.lock``), installed from the
+package index as a user's install does; uv's cache only saves downloads, so the test
+passes on a fresh machine with an empty cache (``.ci/run`` gives it one).
 """
 
 from __future__ import annotations
@@ -119,9 +120,12 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Installed]:
           "--output-file", str(constraints)], dict(os.environ, UV_NO_CONFIG="1"), cwd=REPO)
     env.update(UV_TOOL_DIR=str(root / "tools"), UV_TOOL_BIN_DIR=str(root / "bin"))
     wheel = next(dist.glob("*.whl"))
-    # --offline: every dependency comes from the cache `make` filled (no test reaches the
-    # network; tests/conftest.py's guard cannot see into this subprocess).
-    _run([uv, "tool", "install", "--offline", "--python", sys.executable,
+    # As a user installs it: from the package index, at the lock's versions. uv's cache
+    # (the one `make` filled, empty on a new machine) only saves downloads: `--offline`
+    # needed index pages that `uv sync --locked` never fetches, so it failed on a fresh
+    # machine. The index is the only host reached (tests/conftest.py's guard cannot see
+    # into this subprocess).
+    _run([uv, "tool", "install", "--python", sys.executable,
           "--constraints", str(constraints), str(wheel)], env)
     user_dirs = {"CONFIG_FILE": root / "user" / "config.toml", "CACHE_DIR": root / "user" / "cache",
                  "DATA_DIR": root / "user" / "data"}

@@ -29,8 +29,8 @@ from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings, load_settings, save_settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.navigation import ordered_entries
-from creditscope.tui.textual_patch import shown_notifications
 from pilot_support import settle
+from textual_internals import shown_notifications
 
 FROZEN_NOW = datetime(2025, 3, 14, 12, 30, 0, tzinfo=UTC)
 REPO = Path(__file__).resolve().parents[2]

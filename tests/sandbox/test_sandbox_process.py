@@ -154,7 +154,7 @@ def test_a_search_in_the_explorer_never_loads_fastapi_in_its_process(tmp_path: P
         import asyncio, sys
         from pathlib import Path
         from textual.widgets import Input
-        from creditscope.commands.explorer import explorer_client
+        from creditscope.wiring import explorer_client
         from creditscope.settings import Settings
         from creditscope.tui.app import CreditscopeApp
         from creditscope.tui.screens.restaurants.results_table import RestaurantResults

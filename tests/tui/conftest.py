@@ -1,5 +1,6 @@
-"""Explorer test setup: an app on the in-process sandbox (in-memory db, temp cache,
-in-memory ledger), a frozen clock, fixed latencies, no cursor blink, no system clipboard."""
+"""Explorer test setup: the app as ``creditscope`` builds it (its client factory, SQLite
+ledger and cache in the test's directory), on the in-process sandbox with a frozen clock,
+fixed latencies, no cursor blink, no system clipboard."""
 
 from __future__ import annotations
 
@@ -14,7 +15,6 @@ from pydantic import SecretStr
 from textual.widgets import Input
 
 from creditscope.client.records import CallRecord
-from creditscope.sandbox import DEMO_KEY
 from creditscope.settings import Settings
 from creditscope.tui import clipboard
 from creditscope.tui.app import CreditscopeApp
@@ -54,32 +54,27 @@ def _freeze(record: CallRecord) -> None:
             record.response_headers[name] = "req_0123456789abcdef"
 
 
-def sandbox_client_factory(tmp_path: Path) -> Callable[[Settings], Any]:
-    """Builds a DataClient on an in-memory sandbox, with this test's cache and ledger."""
+def frozen_sandbox() -> Any:
+    """The built-in sandbox in this process, in memory, its clock frozen at FROZEN_NOW:
+    the service the explorer's tests talk to (what the child process runs for users)."""
+    from creditscope.sandbox.app import create_app
+    from creditscope.sandbox.config import SandboxConfig
+    from creditscope.wiring import TimedASGITransport
+
+    return TimedASGITransport(app=create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW)))
+
+
+def sandbox_client_factory(tmp_path: Path, service: Any = None) -> Callable[[Settings], Any]:
+    """The explorer's own client factory (``wiring.explorer_client``: its settings, retry
+    policy, TTLs, timeout, SQLite ledger and cache in this test's directories), with the
+    service replaced by ``service`` (default: :func:`frozen_sandbox`), records frozen."""
 
     def build(settings: Settings) -> Any:
-        import httpx
+        from creditscope.wiring import explorer_client
 
-        from creditscope.client.cache import ResponseCache
-        from creditscope.client.client import DataClient
-        from creditscope.client.ledger import CreditLedger
-        from creditscope.sandbox import SANDBOX_BASE_URL
-        from creditscope.sandbox.app import create_app
-        from creditscope.sandbox.config import SandboxConfig
-
-        sandbox = create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW))
-        key = settings.api_key.get_secret_value() if settings.api_key else DEMO_KEY
-        ledger = CreditLedger(None)
-        ledger.subscribe(_freeze)
-        return DataClient(
-            SANDBOX_BASE_URL, key,
-            transport=httpx.ASGITransport(app=sandbox),
-            cache=ResponseCache(settings.cache_dir / "responses"),
-            ledger=ledger,
-            offline=settings.offline,
-            budget=settings.budget,
-            is_sandbox=True,
-        )
+        client = explorer_client(settings, service=service or frozen_sandbox())
+        client.ledger.subscribe(_freeze)
+        return client
 
     return build
 

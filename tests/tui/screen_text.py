@@ -7,7 +7,7 @@ from typing import Any
 from textual.app import App
 from textual.widgets import Button, Static, Tab
 
-from creditscope.tui.textual_patch import shown_notifications
+from textual_internals import shown_notifications
 
 
 def footer_text(app: App[Any]) -> str:

@@ -23,8 +23,8 @@ from creditscope.tui.screens.restaurants.overview import OverviewView
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from creditscope.tui.screens.restaurants.reviews_view import ReviewsView
 from creditscope.tui.screens.save_file import SaveFileDialog
-from creditscope.tui.textual_patch import shown_notifications
 from pilot_support import later, settle
+from textual_internals import shown_notifications
 
 from .conftest import SIZE
 from .screen_text import footer_text

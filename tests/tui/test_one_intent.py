@@ -11,6 +11,7 @@ import asyncio
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -292,6 +293,7 @@ async def test_closing_a_screen_while_its_footer_rebuilds_does_not_crash(
         assert app.is_running and app.return_code is None
 
 
+@pytest.mark.widget_errors
 async def test_a_widget_that_raises_is_reported_and_the_session_goes_on(
     make_app: MakeApp,
 ) -> None:

@@ -19,8 +19,9 @@ from textual.widgets import Input
 from creditscope.models import RestaurantSummary
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
-from creditscope.tui.textual_patch import applies, deliver_key_now
+from creditscope.tui.textual_patch import applies
 from pilot_support import settle
+from textual_internals import deliver_key_now
 
 SIZE = (120, 20)
 

@@ -12,10 +12,10 @@ from creditscope import operations
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import CallRequest, ResultArea
-from creditscope.tui.textual_patch import shown_notifications
 from creditscope.tui.widgets.credit_meter import CreditMeter
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from pilot_support import settle
+from textual_internals import shown_notifications
 
 from .conftest import SIZE
 

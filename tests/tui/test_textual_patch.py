@@ -126,20 +126,20 @@ def test_footer_keys_are_read_and_priced_through_the_patch(
     assert key.description == "Refresh · 2 cr"
     assert textual_patch.footer_key_fields(AppHeader()) is None
 
-    monkeypatch.setattr(textual_patch, "applies", lambda: False)
+    monkeypatch.setattr(textual_patch, "FooterKey", None)  # a Textual that moved it
     assert textual_patch.footer_key_fields(key) is None
 
 
 async def test_the_notifications_on_screen_are_read_on_this_textual_only() -> None:
     from textual.app import App
 
-    from creditscope.tui import textual_patch
+    import textual_internals
 
     app: App[None] = App()
     async with app.run_test() as pilot:
         app.notify("kept", title="Saved", severity="warning")
         await pilot.pause()
-        shown = textual_patch.shown_notifications(app)
+        shown = textual_internals.shown_notifications(app)
         assert [(n.title, n.message, n.severity) for n in shown] == [("Saved", "kept", "warning")]
 
 
@@ -149,7 +149,7 @@ async def test_a_key_is_delivered_and_its_frame_drawn_at_once_on_this_textual_on
     from textual.app import App, ComposeResult
     from textual.widgets import Input
 
-    from creditscope.tui import textual_patch
+    import textual_internals
 
     class OneBox(App[None]):
         def compose(self) -> ComposeResult:
@@ -159,18 +159,18 @@ async def test_a_key_is_delivered_and_its_frame_drawn_at_once_on_this_textual_on
     async with app.run_test() as pilot:
         app.query_one(Input).focus()
         await pilot.pause()
-        textual_patch.deliver_key_now(app, "x")  # as the terminal would, no Pilot wait
+        textual_internals.deliver_key_now(app, "x")  # as the terminal would, no Pilot wait
         for _ in range(50):
             if app.query_one(Input).value == "x":
                 break
             await pilot.pause(0.01)
         assert app.query_one(Input).value == "x"
-        textual_patch.draw_frame_now(app.screen)
-        monkeypatch.setattr(textual_patch, "applies", lambda: False)
+        textual_internals.draw_frame_now(app.screen)
+        monkeypatch.setattr(textual_internals, "applies", lambda: False)
         with pytest.raises(RuntimeError, match="checked against Textual"):
-            textual_patch.deliver_key_now(app, "y")
+            textual_internals.deliver_key_now(app, "y")
         with pytest.raises(RuntimeError, match="checked against Textual"):
-            textual_patch.draw_frame_now(app.screen)
+            textual_internals.draw_frame_now(app.screen)
 
 
 async def test_a_new_area_is_not_restyled_whole_until_it_comes_back(
@@ -241,12 +241,17 @@ async def test_work_after_the_first_frame_waits_for_it_and_the_frame_is_whole(
     monkeypatch.setattr(App, "_display", display)
     seen: list[bool] = []
 
-    class Hooked(textual_patch.FirstFrameHooks):
+    class Hooked(App[None]):
+        def __init__(self) -> None:
+            super().__init__()
+            textual_patch.patch_app(self, lambda where, error: None)
+
         def compose(self) -> ComposeResult:
             yield Static("hello")
 
         def on_mount(self) -> None:
-            textual_patch.after_first_frame(self, lambda: seen.append(self._first_frame_drawn))
+            textual_patch.after_first_frame(
+                self, lambda: seen.append(textual_patch._first_frames[self].drawn))
 
     app = Hooked()
     async with app.run_test() as pilot:

@@ -190,16 +190,14 @@ class HistoryQuery:
 
 
 class CallHistory:
-    """Past calls in the ledger's file; with no file (an in-memory ledger), none."""
+    """Past calls in the ledger's database."""
 
-    def __init__(self, db: sqlite3.Connection | None, lock: threading.RLock) -> None:
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
         self._db = db
         self._lock = lock
 
     def find(self, query: HistoryQuery) -> list[HistoryEntry]:
         """Matching calls, newest first, at most ``query.limit``."""
-        if self._db is None:
-            return []
         where, args = query.where()
         with self._lock:
             rows = self._db.execute(f"{_SELECT} WHERE {where} ORDER BY id DESC LIMIT ?",
@@ -208,8 +206,6 @@ class CallHistory:
 
     def get(self, history_id: int) -> HistoryEntry | None:
         """One call by its id, if the history still holds it."""
-        if self._db is None:
-            return None
         with self._lock:
             row = self._db.execute(f"{_SELECT} WHERE id = ? AND params IS NOT NULL",
                                    (history_id,)).fetchone()
@@ -219,7 +215,7 @@ class CallHistory:
         """Give call ``history_id`` the ticket ``label`` (None or blank removes it); returns
         the call as now kept, or None when it is not in the history or the file refused."""
         entry = self.get(history_id)
-        if entry is None or self._db is None:
+        if entry is None:
             return None
         label = clean_label(label)
         labelled = HistoryEntry(**{**entry.__dict__, "label": label})
@@ -236,8 +232,6 @@ class CallHistory:
     def prune(self, days: int, now: datetime | None = None) -> int:
         """Forget the parameters and labels of calls older than ``days`` (their costs stay
         in the totals); returns how many calls left the history."""
-        if self._db is None:
-            return 0
         cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
         with self._lock:
             try:

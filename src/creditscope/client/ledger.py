@@ -2,7 +2,8 @@
 
 Session records stay in memory (the activity view reads them). Lifetime totals
 are one row per call in a SQLite file (WAL mode, so the explorer and a
-``creditscope call`` in another terminal can both write). Rows hold the
+``creditscope call`` in another terminal can both write); a ledger without a file
+(tests, the throwaway sandbox) is the same SQL on an in-memory database. Rows hold the
 operation, cost and outcome, and for the history (``history.py``) the method,
 the operation's parameters and a ticket label: never the key, headers or bodies.
 
@@ -35,12 +36,13 @@ from creditscope.client.ledger_totals import Point, PossibleCharge, Totals
 from creditscope.client.records import CallRecord
 from creditscope.client.session import Reservation, SpendSession
 from creditscope.client.usage import UsageRow
-from creditscope.client.usage_rows import rows_in_file, rows_of_records
+from creditscope.client.usage_rows import rows_in_file
 from creditscope.private_files import private_directory
 
 
 class CreditLedger:
-    """Records every ``CallRecord`` and tells subscribers; ``path=None`` keeps it in memory.
+    """Records every ``CallRecord`` and tells subscribers; ``path=None`` keeps the same
+    tables in an in-memory SQLite database (one implementation either way).
 
     The session part (records, budget reservations, subscribers) is a
     :class:`SpendSession`, shared by every ledger built with it, so it outlives
@@ -53,17 +55,16 @@ class CreditLedger:
         self._lock = threading.RLock()  # re-entered inside ``exclusive``
         self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
         self.label: str | None = None  # the ticket every call of this process is for
-        self._db: sqlite3.Connection | None = None
         self._exclusive = False  # inside ``exclusive``: writes commit at its end
-        # In memory (``path=None``) the settled points and possible charges live here.
-        self._settled: dict[str, Point] = {}
-        self._possible: list[PossibleCharge] = []
-        if path is not None:
-            private_directory(path.parent)  # 0700 when this creates it
-            try:
-                self._db = open_ledger_file(path)
-            except sqlite3.Error as exc:
-                self._db = self._rebuild(path, exc)
+        self._db: sqlite3.Connection
+        if path is None:
+            self._db = open_ledger_file(None)
+            return
+        private_directory(path.parent)  # 0700 when this creates it
+        try:
+            self._db = open_ledger_file(path)
+        except sqlite3.Error as exc:
+            self._db = self._rebuild(path, exc)
 
     def _rebuild(self, path: Path, problem: sqlite3.Error) -> sqlite3.Connection:
         """Set a damaged ledger aside, start a new one, and carry over every readable row."""
@@ -108,18 +109,16 @@ class CreditLedger:
             if rec.label is None:
                 rec.label = self.label
             self.session.add(rec, reservation)
-            if self._db is not None:
-                rec.history_id = self._write(INSERT, ledger_row(rec, self.session_id))
+            rec.history_id = self._write(INSERT, ledger_row(rec, self.session_id))
         self.session.notify(rec)
 
     @property
     def history(self) -> CallHistory:
-        """Every session's calls in this file, searchable (none when in memory)."""
+        """Every session's calls in this file, searchable."""
         return CallHistory(self._db, self._lock)
 
     def _write(self, sql: str, args: tuple[object, ...]) -> int | None:
         """Run one write and commit it; returns the new row id, or None if it failed."""
-        assert self._db is not None
         try:
             cursor = self._db.execute(sql, args)
             if not self._exclusive:
@@ -135,8 +134,6 @@ class CreditLedger:
     def flight_started(self, abandon_after: float) -> int | None:
         """Note that an exchange of this session is on the wire; it counts as abandoned
         (a crashed process) ``abandon_after`` seconds from now. Returns its token."""
-        if self._db is None:
-            return None
         with self._lock:
             return self._write(
                 "INSERT INTO in_flight (session, started, abandoned_after) VALUES (?,?,?)",
@@ -145,15 +142,13 @@ class CreditLedger:
 
     def flight_ended(self, token: int | None) -> None:
         """The exchange ``token`` ended (and is recorded, if it was charged)."""
-        if self._db is None or token is None:
+        if token is None:
             return
         with self._lock:
             self._write("DELETE FROM in_flight WHERE id = ?", (token,))
 
     def others_in_flight(self) -> int:
         """Exchanges other sessions have on the wire now (abandoned ones are dropped)."""
-        if self._db is None:
-            return 0
         with self._lock:
             now = time.time()
             self._write("DELETE FROM in_flight WHERE abandoned_after <= ?", (now,))
@@ -167,9 +162,6 @@ class CreditLedger:
         """Hold the file's write lock: the reads inside see one moment and no other
         process writes until the end (a check and the entry it records are one step)."""
         with self._lock:
-            if self._db is None:
-                yield
-                return
             try:
                 self._db.execute("BEGIN IMMEDIATE")
             except sqlite3.Error:
@@ -195,17 +187,10 @@ class CreditLedger:
         return self.session.spent()
 
     def last_row(self) -> int:
-        """A position after every call recorded so far: the newest row id in the file
-        (in memory: the number of session records)."""
-        if self._db is None:
-            return len(self.session_records)
+        """A position after every call recorded so far: the newest row id in the file."""
         with self._lock:
             row = self._db.execute("SELECT MAX(id) FROM calls").fetchone()
         return int(row[0] or 0)
-
-    def _memory_since(self, row_id: int, account: str | None) -> list[CallRecord]:
-        return [rec for rec in self.session_records[row_id:]
-                if account is None or rec.account == account]
 
     @staticmethod
     def _of_account(account: str | None) -> tuple[str, tuple[str, ...]]:
@@ -215,8 +200,6 @@ class CreditLedger:
     def charged_since(self, row_id: int, account: str | None = None) -> int:
         """Credits recorded after position ``row_id`` by anyone writing this ledger
         (for ``account`` only, when given)."""
-        if self._db is None:
-            return sum(rec.credits_charged for rec in self._memory_since(row_id, account))
         where, args = self._of_account(account)
         with self._lock:
             row = self._db.execute(
@@ -226,10 +209,6 @@ class CreditLedger:
 
     def lowest_remaining_since(self, row_id: int, account: str | None = None) -> int | None:
         """The lowest balance any session recorded after position ``row_id``."""
-        if self._db is None:
-            seen = [r.remaining for r in self._memory_since(row_id, account)
-                    if r.remaining is not None]
-            return min(seen, default=None)
         where, args = self._of_account(account)
         with self._lock:
             row = self._db.execute(
@@ -240,8 +219,6 @@ class CreditLedger:
     def spent_elsewhere_since(self, row_id: int, account: str | None = None) -> int:
         """Credits other sessions (another explorer, a ``creditscope call``) recorded in
         the file after row ``row_id``: spend from elsewhere, not an error."""
-        if self._db is None:
-            return 0
         where, args = self._of_account(account)
         with self._lock:
             row = self._db.execute(
@@ -255,8 +232,6 @@ class CreditLedger:
     def settled_point(self, account: str) -> Point | None:
         """The last balance a reconciliation settled for ``account`` (any session): the
         balance, the position up to which every charge was recorded, and when."""
-        if self._db is None:
-            return self._settled.get(account)
         with self._lock:
             row = self._db.execute(
                 "SELECT balance, position, at FROM settled WHERE account = ?", (account,)
@@ -265,9 +240,6 @@ class CreditLedger:
 
     def settle_point(self, account: str, point: Point) -> None:
         """Keep ``point`` as ``account``'s settled balance, for this and later sessions."""
-        if self._db is None:
-            self._settled[account] = point
-            return
         balance, position, at = point
         with self._lock:
             self._write(
@@ -284,16 +256,11 @@ class CreditLedger:
             return
         now = datetime.now(UTC)
         with self._lock:
-            if self._db is None:
-                ident = max((p.id for p in self._possible), default=0) + 1
-                self._possible.append(PossibleCharge(ident, account, self.session_id, now,
-                                                     operation, credits))
-            else:
-                self._write(
-                    "INSERT INTO possible_charges (account, session, at, operation, credits)"
-                    " VALUES (?,?,?,?,?)",
-                    (account, self.session_id, now.isoformat(), operation, credits),
-                )
+            self._write(
+                "INSERT INTO possible_charges (account, session, at, operation, credits)"
+                " VALUES (?,?,?,?,?)",
+                (account, self.session_id, now.isoformat(), operation, credits),
+            )
         self.session.notify(None)  # the meter shows it at once
 
     def possible_charges(
@@ -304,9 +271,6 @@ class CreditLedger:
         def wanted(p: PossibleCharge) -> bool:
             return account in (None, p.account) and session in (None, p.session)
 
-        if self._db is None:
-            with self._lock:
-                return [p for p in self._possible if wanted(p)]
         with self._lock:
             rows = self._db.execute(
                 "SELECT id, account, session, at, operation, credits FROM possible_charges"
@@ -320,9 +284,6 @@ class CreditLedger:
         """These possible charges are settled (recorded as charged, or released)."""
         ids = {p.id for p in charges}
         with self._lock:
-            if self._db is None:
-                self._possible = [p for p in self._possible if p.id not in ids]
-                return
             for ident in sorted(ids):
                 self._write("DELETE FROM possible_charges WHERE id = ?", (ident,))
 
@@ -335,17 +296,13 @@ class CreditLedger:
         return totals
 
     def lifetime_totals(self) -> Totals:
-        """Totals of every call ever recorded in the ledger file (this session if in memory)."""
-        if self._db is None:
-            return self.session_totals()
+        """Totals of every call ever recorded in the ledger file."""
         totals = self._totals_where("", ())
         totals.possibly_charged = sum(p.credits for p in self.possible_charges())
         return totals
 
     def latest_session(self) -> tuple[str, datetime] | None:
         """The most recent session in the file other than this one, and when it started."""
-        if self._db is None:
-            return None
         with self._lock:
             row = self._db.execute(
                 "SELECT session, MIN(at) FROM calls WHERE session != ? GROUP BY session"
@@ -356,8 +313,6 @@ class CreditLedger:
 
     def session_totals_for(self, session_id: str) -> Totals:
         """Totals of one recorded session (e.g. the explorer's last run)."""
-        if self._db is None:
-            return self.session_totals() if session_id == self.session_id else Totals()
         totals = self._totals_where("WHERE session = ?", (session_id,))
         totals.possibly_charged = sum(p.credits for p in self.possible_charges(session=session_id))
         return totals
@@ -365,12 +320,9 @@ class CreditLedger:
     def usage_rows(self, since: datetime | None = None) -> list[UsageRow]:
         """Every recorded call (from ``since`` on) as Usage reads it, oldest first."""
         with self._lock:
-            if self._db is None:
-                return rows_of_records(self.session_records, since)
             return rows_in_file(self._db, since)
 
     def _totals_where(self, where: str, args: tuple[str, ...]) -> Totals:
-        assert self._db is not None
         with self._lock:
             rows = self._db.execute(
                 "SELECT operation, SUM(credits_charged), SUM(credits_saved), COUNT(*),"
@@ -392,6 +344,4 @@ class CreditLedger:
     def close(self) -> None:
         """Close the ledger file."""
         with self._lock:
-            if self._db is not None:
-                self._db.close()
-                self._db = None
+            self._db.close()

@@ -75,14 +75,19 @@ HISTORY_INDEXES = (
 )
 
 
-def open_ledger_file(path: Path) -> sqlite3.Connection:
-    """Open (or create) the ledger file and check it is sound; raises sqlite3.Error if not."""
-    private_database(path)  # 0700 directory, 0600 file
-    db = sqlite3.connect(str(path), check_same_thread=False, timeout=10)
+def open_ledger_file(path: Path | None) -> sqlite3.Connection:
+    """Open (or create) the ledger file and check it is sound; raises sqlite3.Error if not.
+    ``None``: the same schema in memory, for a ledger that keeps nothing after the process."""
+    if path is None:
+        db = sqlite3.connect(":memory:", check_same_thread=False)
+    else:
+        private_database(path)  # 0700 directory, 0600 file
+        db = sqlite3.connect(str(path), check_same_thread=False, timeout=10)
     try:
-        db.execute("PRAGMA journal_mode=WAL")
-        # WAL + NORMAL: no fsync per call; a crash loses at most the last few rows.
-        db.execute("PRAGMA synchronous=NORMAL")
+        if path is not None:
+            db.execute("PRAGMA journal_mode=WAL")
+            # WAL + NORMAL: no fsync per call; a crash loses at most the last few rows.
+            db.execute("PRAGMA synchronous=NORMAL")
         db.executescript(SCHEMA)
         columns = {row[1] for row in db.execute("PRAGMA table_info(calls)")}
         for name, kind in ADDED_COLUMNS:  # a ledger from before the column existed

@@ -7,10 +7,8 @@ of the rows.
 from __future__ import annotations
 
 import sqlite3
-from collections.abc import Iterable
 from datetime import UTC, datetime
 
-from creditscope.client.records import CallRecord
 from creditscope.client.usage import UsageRow
 
 _SELECT = ("SELECT at, operation, status, cache, credits_charged, credits_saved, error_code,"
@@ -33,15 +31,4 @@ def rows_in_file(db: sqlite3.Connection, since: datetime | None = None) -> list[
                  attempts, grade)
         for at, operation, status, cache, charged, saved, error_code, attempts, grade
         in db.execute(_SELECT, (start,))
-    ]
-
-
-def rows_of_records(records: Iterable[CallRecord],
-                    since: datetime | None = None) -> list[UsageRow]:
-    """The same rows for records kept in memory (a ledger without a file)."""
-    return [
-        UsageRow(rec.started_at.astimezone(UTC), rec.operation, rec.status, str(rec.cache),
-                 rec.credits_charged, rec.credits_saved, rec.error_code, rec.attempts,
-                 rec.match_grade)
-        for rec in records if since is None or rec.started_at >= since
     ]

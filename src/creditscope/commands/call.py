@@ -193,13 +193,13 @@ def command(
             _print_plan(client, op_name, params)
             return
         result = asyncio.run(_call(client, op_name, params, refresh))
+        remaining = result.record.remaining
+        if remaining is None:  # answered from the cache: the last balance on file
+            remaining = client.ledger.lifetime_totals().remaining
     finally:  # a client error goes on to JsonErrorsCommand, which words it
         client.ledger.close()
         if client.cache is not None:
             client.cache.close()
-    remaining = result.record.remaining
-    if remaining is None:
-        remaining = client.ledger.lifetime_totals().remaining
     if as_json or not sys.stdout.isatty():
         click.echo(json.dumps(result.data.model_dump(mode="json"), indent=2, ensure_ascii=False))
     else:

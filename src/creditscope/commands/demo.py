@@ -32,11 +32,9 @@ def command(ctx: click.Context, loop: bool, speed: float) -> None:
         click.echo(f"creditscope demo: {refusal}", err=True)
         ctx.exit(2)
 
-    from creditscope.commands.explorer import explorer_client
     from creditscope.tui.app import CreditscopeApp
     from creditscope.tui.tour.driver import TourOptions
 
-    app = CreditscopeApp(settings, client_factory=explorer_client,
-                         tour=TourOptions(loop=loop, speed=speed))
+    app = CreditscopeApp(settings, tour=TourOptions(loop=loop, speed=speed))
     app.run()
     echo_warnings(app.settings_warnings)

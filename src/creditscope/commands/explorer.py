@@ -8,8 +8,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from creditscope.client.client import DataClient
-    from creditscope.settings import Settings
     from creditscope.settings_preview import SettingsError
 
 
@@ -35,15 +33,6 @@ def open_explorer() -> ExplorerEnding:
     from creditscope.settings_preview import read_settings_preview
     from creditscope.tui.app import CreditscopeApp
 
-    app = CreditscopeApp(read_settings_preview(), client_factory=explorer_client)
+    app = CreditscopeApp(read_settings_preview())  # its client: wiring.explorer_client
     app.run()
     return ExplorerEnding(tuple(app.settings_warnings), app.settings_error)
-
-
-def explorer_client(settings: Settings) -> DataClient:
-    """The explorer's client, built in its worker thread after the first frame: importing
-    the wiring pulls in httpx and pydantic, both slow. Its sandbox runs in a child
-    process (``wiring.explorer_transport``)."""
-    from creditscope.wiring import build_client, explorer_transport
-
-    return build_client(settings, transport=explorer_transport(settings))

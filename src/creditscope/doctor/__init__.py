@@ -1,8 +1,8 @@
 """``creditscope doctor``'s checks, for the support desk and for bug reports.
 
 :func:`run_doctor` runs them in order: the config file and settings, the
-service and API key, the cache and data directories, the ledger, the terminal,
-and a free ``GET /catalog``. Each check's failure becomes a finding; doctor
+service and API key, the cache and data directories, the ledger, the terminal, the
+explorer's Textual patches, and a free ``GET /catalog``. Each check's failure becomes a finding; doctor
 itself never crashes, never shows the key, and never sends a paid request.
 """
 
@@ -11,6 +11,7 @@ from __future__ import annotations
 import httpx
 
 from creditscope.about import versions
+from creditscope.doctor.patches_check import check_patches
 from creditscope.doctor.reach_check import DEFAULT_TIMEOUT, check_catalog
 from creditscope.doctor.report import Finding, Report, guarded
 from creditscope.doctor.settings_check import SettingsDiagnosis, diagnose_settings
@@ -37,6 +38,7 @@ def run_doctor(
     settings = diagnosis[0].settings
     report.findings += guarded("storage", lambda: check_storage(settings))
     report.findings += guarded("terminal", lambda: [check_terminal()])
+    report.findings += guarded("textual patches", lambda: [check_patches()])
     report.findings += guarded(
         "reachability", lambda: [check_catalog(settings, timeout=timeout, transport=transport)]
     )

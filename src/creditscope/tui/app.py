@@ -26,11 +26,10 @@ from creditscope.tui.host import Clock, ExplorerHost
 from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
 from creditscope.tui.textual_patch import (
-    FirstFrameHooks,
-    SurvivesWidgetErrors,
     after_first_frame,
     cache_inner_outer_by_colour,
     mark_styles_current,
+    patch_app,
 )
 from creditscope.tui.widgets.text_input import take_typed_ahead
 
@@ -66,7 +65,7 @@ def _screen_factory(app: CreditscopeApp, entry: NavEntry) -> Callable[[], Screen
     return build
 
 
-class CreditscopeApp(ClientApp, SurvivesWidgetErrors, FirstFrameHooks):
+class CreditscopeApp(ClientApp):
     """The creditscope explorer: one mode per main area, a live credit meter, a call inspector."""
 
     # Every stylesheet, loaded once by the app (no screen has its own): rules are global
@@ -106,7 +105,10 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors, FirstFrameHooks):
         ``settings_error`` set.
         """
         super().__init__(settings, client_factory=client_factory)
-        cache_inner_outer_by_colour()  # see textual_patch: rendered lines outlive widgets
+        # Textual patches (textual_patch): a widget's error reported, the first frame
+        # noticed, closing while an area opens; rendered lines that outlive widgets.
+        patch_app(self, self.report_widget_error)
+        cache_inner_outer_by_colour()
         self.initial_mode = initial_mode
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self.tour: TourDriver | None = None

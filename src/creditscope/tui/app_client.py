@@ -60,10 +60,10 @@ class ClientApp(SettingsApp):
             return  # the app exits with the error (_settings_failed)
         try:
             factory = self.client_factory
-            if factory is None:
-                from creditscope.wiring import build_client  # httpx, the sandbox: slow
+            if factory is None:  # as `creditscope` runs it
+                from creditscope.wiring import explorer_client  # httpx, pydantic: slow
 
-                factory = build_client
+                factory = explorer_client
             client = factory(settings)
         except Exception as error:  # shown to the user, never a crash
             self.post_message(ClientFailed(error))

@@ -5,15 +5,17 @@ which shows no table, does not import ``DataTable``; applied on the pinned Textu
 from __future__ import annotations
 
 from collections.abc import Hashable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.style import Style as RichStyle
 from rich.text import Text
-from textual._types import SegmentLines
 from textual.cache import LRUCache
 from textual.widgets import DataTable
 
-from creditscope.tui.textual_patch import applies
+from creditscope.tui.textual_patch import is_on
+
+if TYPE_CHECKING:  # a private module of Textual's: never imported at run time
+    from textual._types import SegmentLines
 
 
 def _content_key(cell: object) -> Hashable:
@@ -28,8 +30,9 @@ def _content_key(cell: object) -> Hashable:
 
 
 class CellsKeyedByContent(DataTable[Any]):
-    """A ``DataTable`` that draws a cell it drew before, with the same text in the same
-    place and state, from its lines of then, across ``clear()`` (see ``textual_patch``, 9.)."""
+    """Patch 9 (table-cells), for tables: a ``DataTable`` that draws a cell it drew
+    before, with the same text in the same place and state, from its lines of then,
+    across ``clear()`` (see ``textual_patch``, 9.)."""
 
     KEPT_CELLS = 4096
     """Rendered cells kept (a cell is a few segments: ~1 MB at most)."""
@@ -49,7 +52,7 @@ class CellsKeyedByContent(DataTable[Any]):
         cursor: bool = False,
         hover: bool = False,
     ) -> SegmentLines:
-        key = self._cell_key(row_index, column_index) if applies() else None
+        key = self._cell_key(row_index, column_index) if is_on("table-cells") else None
         if key is None:
             self.cells_rendered += 1
             return super()._render_cell(row_index, column_index, base_style, width, cursor,

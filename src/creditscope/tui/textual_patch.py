@@ -1,9 +1,12 @@
 """The one place the explorer reaches into Textual's internals, for the pinned Textual only.
 
-Five workarounds, each applied only to the Textual version it was read against
-(1.-3., 7., 8.), two reads of what Textual does not export (4., 5.), the
-benchmarks' key-to-frame timing (6.) and a render cache for tables refilled with
-rows they showed before (9., in ``table_cells_patch.py``).
+Workarounds and reads of what Textual does not export, each a named patch
+(:data:`PATCHES`) that is on only for the Textual version it was read against and
+only when the private modules it needs import. A Textual that moves one of them
+turns that patch off and nothing else: the explorer starts, slower or plainer,
+and ``creditscope doctor`` and the log say which patch is off and why. Patches are
+applied to the app (:func:`patch_app`), not inherited. Items 5 and 6 (reads for
+tests and benchmarks) live in ``tests/textual_internals.py``.
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -24,8 +27,8 @@ only, so :func:`cache_inner_outer_by_colour` caches by those.
 
 3. Any exception in any handler ends a Textual app: ``App._handle_exception``
 "always results in the app exiting", and the shell sees status 1 (0 under some
-drivers) with the session's Activity and meter gone. :class:`SurvivesWidgetErrors`
-overrides it so an exception raised in a widget's (or a screen's) own message
+drivers) with the session's Activity and meter gone. :func:`patch_app`
+replaces it so an exception raised in a widget's (or a screen's) own message
 loop is reported instead (a notification, the log, a report file) and the app
 carries on; the app's own loop, start-up and shutdown still end it as Textual
 intends. Textual stops the failed widget's message loop (``break`` after the
@@ -39,17 +42,9 @@ would type, price the ones that spend and measure what fits, and sets its
 :func:`price_footer_key`. On another Textual they see no keys, so the footer shows
 Textual's own, unpriced and unfiltered.
 
-5. The notifications on screen: Textual keeps them in ``App._notifications`` and
-offers no public way to list them. :func:`shown_notifications` reads them, for the
-tests that assert what a person was told (an empty list on any other Textual).
-
-6. Timing a key to its frame (``benchmarks/revisit_latency.py``): Pilot's ``press``
-waits for the app to settle, which hides the time being measured, so
-:func:`deliver_key_now` hands a key to the driver as the terminal would
-(``App._driver.send_message``) and :func:`draw_frame_now` lays out and draws the
-pending frame at once (``Screen._on_timer_update``, what the refresh timer calls).
-On any other Textual both refuse (RuntimeError): a benchmark must not time a
-different path.
+5. and 6. (the notifications on screen, for tests; a key and its frame without
+Pilot's waits, for benchmarks) moved to ``tests/textual_internals.py``: they serve
+no user.
 
 7. A new screen restyled twice before its first frame. ``App._init_mode`` posts a
 ``ScreenResume`` to a mode's new screen and ``App.switch_mode`` posts another, and
@@ -60,16 +55,16 @@ being away (the theme or its classes may have changed meanwhile), so
 :class:`StyledOnMount` skips it only until the screen is first suspended.
 
 8. Work to do once the first frame is on the terminal. Textual's ``call_after_refresh``
-runs after the screen's next refresh, but while the app is still starting (its
-start-up ``batch_update``, until ``App._ready``) a refresh draws nothing
-(``App._display`` returns at once): work scheduled that way, meant to follow the
-first frame (the Events map, the data client's imports), ran before it and delayed
-it. :class:`FirstFrameHooks` notes when ``_display`` first has a frame to draw outside
-a batch, and :func:`after_first_frame` runs callbacks then. Worse, a frame made during
-that batch is dropped while the compositor counts its regions as drawn, so the first
-frame drawn was a partial update that left them blank (the search boxes, the detail
-panel's frame, the footer's keys) until something redrew them: the first frame drawn
-after a dropped one is drawn whole.
+runs after the screen's next refresh, but while the app is still starting (its start-up
+``batch_update``, until ``App._ready``) a refresh draws nothing (``App._display``
+returns at once): work scheduled that way, meant to follow the first frame (the Events
+map, the data client's imports), ran before it and delayed it. :func:`patch_app` notes
+when ``_display`` first has a frame to draw outside a batch, and
+:func:`after_first_frame` runs callbacks then. Worse, a frame made during that batch is
+dropped while the compositor counts its regions as drawn, so the first frame drawn was a
+partial update that left them blank (the search boxes, the detail panel's frame, the
+footer's keys) until something redrew them: the first frame drawn after a dropped one is
+drawn whole.
 
 9. A DataTable renders every cell through Rich (``DataTable._render_cell``: a
 ``Padding`` in a ``Styled``, ~0.3 ms each) and keys what it rendered on its
@@ -85,27 +80,30 @@ table, does not import ``DataTable``. On any other Textual it is a plain ``DataT
 it awaits each screen's close; a key handled meanwhile (the demo tour's next step)
 can switch to a mode not visited yet, which adds a stack, and the loop raises
 "dictionary changed size during iteration" as the app exits. Seen once in a full
-test run (``test_demo_tour``). :class:`SurvivesWidgetErrors` closes the stacks from a
-copy, and again for any stack opened meanwhile.
+test run (``test_demo_tour``). :func:`patch_app` closes the stacks from a copy, and
+again for any stack opened meanwhile.
 
-On any other Textual the explorer is just slower (or larger, or exits on a
-widget's error), and
+On any other Textual, or without a private module, the explorer is just slower (or
+larger, or exits on a widget's error, or shows an unpriced footer), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
 (or removed, once Textual fixes them).
 """
 
 from __future__ import annotations
 
+import importlib
+import logging
+import types
+import weakref
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import textual
 from rich.console import RenderableType
 from textual import events
-from textual._context import active_message_pump
-from textual._styles_cache import StylesCache
 from textual.actions import ActionParseResult
 from textual.app import App
 from textual.color import Color
@@ -115,33 +113,122 @@ from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
-from textual.widgets._footer import FooterKey
+
+if TYPE_CHECKING:
+    from textual._styles_cache import StylesCache as StylesCacheType
+
+logger = logging.getLogger("creditscope.tui")
 
 CHECKED_TEXTUAL = "8.2.8"
-"""The Textual version whose ``App._init_mode`` / ``switch_mode`` this was read against."""
+"""The Textual version every patch was read against."""
+
+
+@dataclass(frozen=True)
+class Patch:
+    """One reach into Textual: its item above, what it does, the private modules it needs."""
+
+    name: str
+    item: int
+    does: str
+    needs: tuple[str, ...] = ()
+
+
+PATCHES = (
+    Patch("mode-styles", 1, "no stylesheet refresh on an area's first visit"),
+    Patch("styles-cache", 2, "rendered lines do not outlive widgets", ("textual._styles_cache",)),
+    Patch("widget-errors", 3, "a widget's error is reported, not fatal", ("textual._context",)),
+    Patch("footer-keys", 4, "footer keys priced and filtered", ("textual.widgets._footer",)),
+    Patch("resume-restyle", 7, "no second restyle before a screen's first frame"),
+    Patch("first-frame", 8, "work after the first frame; the first frame drawn whole"),
+    Patch("table-cells", 9, "tables redraw cells they drew before from cache"),
+    Patch("close-all", 10, "closing while an area opens"),
+)
+
+_missing: dict[str, str] = {}
+"""Private modules this Textual could not give, and why."""
+
+
+def _private(module: str, name: str) -> Any:
+    """``name`` from Textual's private ``module``; None (remembered, with why) when this
+    Textual has no such module or name: the patches that need it are off."""
+    try:
+        return getattr(importlib.import_module(module), name)
+    except (ImportError, AttributeError) as missing:
+        _missing[module] = f"{type(missing).__name__}: {missing}"
+        return None
+
+
+active_message_pump: Any = _private("textual._context", "active_message_pump")
+StylesCache: type[StylesCacheType] | None = _private("textual._styles_cache", "StylesCache")
+FooterKey: type[Widget] | None = _private("textual.widgets._footer", "FooterKey")
 
 
 @cache
+def installed_textual() -> str | None:
+    """The installed Textual's version. Read from the name of its ``.dist-info`` folder
+    beside the package (cheap, for the first frame); any other layout (an egg, a zip, a
+    vendored copy, two folders) asks ``importlib.metadata``. None when nobody knows."""
+    site = Path(textual.__file__).resolve().parent.parent
+    found = [path.name for path in site.glob("textual-*.dist-info")]
+    if len(found) == 1:
+        return found[0].removeprefix("textual-").removesuffix(".dist-info")
+    try:
+        from importlib.metadata import PackageNotFoundError, version
+    except ImportError:  # pragma: no cover - the standard library has it from 3.8 on
+        return None
+    try:
+        return version("textual")
+    except PackageNotFoundError:
+        return None
+
+
+@dataclass(frozen=True)
+class PatchState:
+    """Whether one patch is on here, and if not, why (``doctor`` and the log say it)."""
+
+    patch: Patch
+    on: bool
+    why_off: str = ""
+
+
+def patch_states() -> list[PatchState]:
+    """Every patch, on or off, with the reason when off."""
+    version = installed_textual()
+    states = []
+    for patch in PATCHES:
+        if version != CHECKED_TEXTUAL:
+            why = (f"checked against Textual {CHECKED_TEXTUAL}; installed: "
+                   f"{version or 'unknown version'}")
+        else:
+            why = "; ".join(f"{module} is unavailable ({_missing[module]})"
+                            for module in patch.needs if module in _missing)
+        states.append(PatchState(patch, not why, why))
+    return states
+
+
+@cache
+def is_on(name: str) -> bool:
+    """True when the patch ``name`` applies to the installed Textual."""
+    return next(state.on for state in patch_states() if state.patch.name == name)
+
+
 def applies() -> bool:
-    """True when the installed Textual is the one this patch was checked against."""
+    """True when the installed Textual is the one the patches were checked against."""
     return installed_textual() == CHECKED_TEXTUAL
 
 
-def installed_textual() -> str | None:
-    """The installed Textual's version, from the name of its ``.dist-info`` folder beside
-    the package; None if there is not exactly one. What ``importlib.metadata.version``
-    says (the tests check that it agrees), without its ~15 ms of import and path search
-    in the first frame."""
-    site = Path(textual.__file__).resolve().parent.parent
-    found = [path.name for path in site.glob("textual-*.dist-info")]
-    if len(found) != 1:
-        return None
-    return found[0].removeprefix("textual-").removesuffix(".dist-info")
+@cache
+def log_patches_off() -> None:
+    """Say in the log which patches are off and why (once per process)."""
+    for state in patch_states():
+        if not state.on:
+            logger.warning("Textual patch %s (%s) is off: %s", state.patch.name,
+                           state.patch.does, state.why_off)
 
 
 def mark_styles_current(app: App[None], screen: Screen[None]) -> None:
-    """Tell Textual that ``screen`` (new, not mounted) needs no stylesheet refresh."""
-    if applies() and not screen.is_mounted:
+    """Tell Textual that ``screen`` (new, not mounted) needs no stylesheet refresh (1.)."""
+    if is_on("mode-styles") and not screen.is_mounted:
         screen._css_update_count = app._css_update_count
 
 
@@ -151,19 +238,21 @@ def _inner_outer(base_background: Color, background: Color) -> tuple[Style, Styl
 
 
 def _get_inner_outer(
-    self: StylesCache, base_background: Color, background: Color
+    self: StylesCacheType, base_background: Color, background: Color
 ) -> tuple[Style, Style]:
     """Textual's ``StylesCache.get_inner_outer``, cached by the colours alone."""
     return _inner_outer(base_background, background)
 
 
 def cache_inner_outer_by_colour() -> bool:
-    """Stop ``StylesCache.get_inner_outer`` keeping style caches alive; True when applied."""
+    """Stop ``StylesCache.get_inner_outer`` keeping style caches alive; True when applied (2.)."""
+    if StylesCache is None or not is_on("styles-cache"):
+        return False
     current = StylesCache.__dict__.get("get_inner_outer")
     if current is _get_inner_outer:
         return True
     clear = getattr(current, "cache_clear", None)
-    if not applies() or clear is None:
+    if clear is None:
         return False
     clear()
     # Textual declares the attribute as an lru_cache wrapper: hence both codes.
@@ -171,113 +260,139 @@ def cache_inner_outer_by_colour() -> bool:
     return True
 
 
-class FirstFrameHooks(App[None]):
-    """An App that runs :func:`after_first_frame` callbacks once its first frame is drawn
-    (see 8.)."""
+# --- patches applied to the app (3., 8., 10.) ----------------------------------------------
 
-    _first_frame_drawn = False
-    _first_frame_waiters: list[tuple[MessagePump, Callable[[], object]]] | None = None
-    _start_frame_dropped = False
+@dataclass
+class _FirstFrame:
+    """What item 8 knows of one app's first frame."""
 
-    def _display(self, screen: Screen[object], renderable: RenderableType | None) -> None:
-        if applies() and renderable is not None and not self._first_frame_drawn:
-            if self._batch_count:
-                self._start_frame_dropped = True
-            elif self._start_frame_dropped and screen is self.screen:
-                # A frame made in the start-up batch was dropped, but its regions count as
-                # drawn: the first one drawn must be whole, or they stay blank.
-                renderable = screen._compositor.render_update(
-                    full=True, screen_stack=self._background_screens)
-        # What Textual's _display draws (headless: would draw); a batch draws nothing.
-        drawn = renderable is not None and not self._batch_count
-        super()._display(screen, renderable)
-        if drawn and not self._first_frame_drawn:
-            self._first_frame_drawn = True
-            for node, callback in self._first_frame_waiters or []:
-                node.call_later(callback)
-            self._first_frame_waiters = None
+    drawn: bool = False
+    start_frame_dropped: bool = False
+    waiters: list[tuple[MessagePump, Callable[[], object]]] = field(default_factory=list)
+
+
+_first_frames: weakref.WeakKeyDictionary[App[Any], _FirstFrame] = weakref.WeakKeyDictionary()
+
+
+def _bind(app: App[Any], name: str, method: Callable[..., Any]) -> None:
+    """Put ``method`` on this app instance in place of Textual's ``name`` (Textual calls
+    every one of these through ``self``, so the instance's own wins)."""
+    setattr(app, name, types.MethodType(method, app))
+
+
+def patch_app(app: App[Any], report: Callable[[str, Exception], None]) -> None:
+    """Apply the patches that are on to ``app``: a widget's error goes to ``report`` and the
+    session goes on (3.), the first frame is noticed and drawn whole (8.), and closing
+    copes with an area opened meanwhile (10.). The log says which patches are off."""
+    log_patches_off()
+    if is_on("widget-errors"):
+        _patch_widget_errors(app, report)
+    if is_on("first-frame"):
+        _first_frames[app] = _FirstFrame()
+        textual_display = app._display
+
+        def display(self: App[Any], screen: Screen[object],
+                    renderable: RenderableType | None) -> None:
+            state = _first_frames[self]
+            if renderable is not None and not state.drawn:
+                if self._batch_count:
+                    state.start_frame_dropped = True
+                elif state.start_frame_dropped and screen is self.screen:
+                    # A frame made in the start-up batch was dropped, but its regions count
+                    # as drawn: the first one drawn must be whole, or they stay blank.
+                    renderable = screen._compositor.render_update(
+                        full=True, screen_stack=self._background_screens)
+            # What Textual's _display draws (headless: would draw); a batch draws nothing.
+            drawn = renderable is not None and not self._batch_count
+            textual_display(screen, renderable)
+            if drawn and not state.drawn:
+                state.drawn = True
+                for node, callback in state.waiters:
+                    node.call_later(callback)
+                state.waiters.clear()
+
+        _bind(app, "_display", display)
+    if is_on("close-all"):
+        _bind(app, "_close_all", _close_all_from_copies)
+
+
+def _patch_widget_errors(app: App[Any], report: Callable[[str, Exception], None]) -> None:
+    textual_run_action = app.run_action
+    textual_handle_exception = app._handle_exception
+
+    async def run_action(
+        self: App[Any],
+        action: str | ActionParseResult,
+        default_namespace: DOMNode | None = None,
+        namespaces: Mapping[str, DOMNode] | None = None,
+    ) -> bool:
+        # Key bindings run actions in the app's own loop: a failing one is reported.
+        try:
+            return await textual_run_action(action, default_namespace, namespaces)
+        except Exception as error:
+            if self._exit:
+                raise
+            report(f"the action {action}", error)
+            return True
+
+    def handle_exception(self: App[Any], error: Exception) -> None:
+        # Fatal as Textual intends, except for an error inside a widget or screen while
+        # the app runs.
+        pump = active_message_pump.get(None)
+        if self.is_running and not self._exit and pump is not None and pump is not self:
+            try:
+                report(type(pump).__name__, error)
+                return
+            except Exception:  # reporting failed too: fall back to Textual's own way
+                pass
+        textual_handle_exception(error)
+
+    _bind(app, "run_action", run_action)
+    _bind(app, "_handle_exception", handle_exception)
+
+
+async def _close_all_from_copies(self: App[Any]) -> None:
+    for _ in range(3):  # screens opened while closing: a few rounds, never forever
+        stacks = [stack for stack in list(self._screen_stacks.values()) if stack]
+        if not stacks:
+            break
+        for stack in stacks:
+            for stack_screen in reversed(list(stack)):
+                if stack_screen._running:
+                    await self._prune(stack_screen)
+            stack.clear()
+    self._installed_screens.clear()
+    self._modes.clear()
 
 
 def after_first_frame(node: MessagePump, callback: Callable[[], object]) -> None:
     """Run ``callback`` in ``node``'s message loop once the app's first frame is drawn; once
     it has been (a screen opened later), after two refreshes of ``node`` (see 8.)."""
-    app = node.app
-    if applies() and isinstance(app, FirstFrameHooks) and not app._first_frame_drawn:
-        if app._first_frame_waiters is None:
-            app._first_frame_waiters = []
-        app._first_frame_waiters.append((node, callback))
+    state = _first_frames.get(node.app)
+    if state is not None and not state.drawn:
+        state.waiters.append((node, callback))
     else:
         node.call_after_refresh(node.call_after_refresh, callback)
 
 
-class SurvivesWidgetErrors(App[None]):
-    """An App that reports a widget's unexpected exception and keeps running (see 3.),
-    and closes every screen when it ends, even one opened as it closes (see 10.)."""
-
-    async def _close_all(self) -> None:
-        if not applies():
-            await super()._close_all()
-            return
-        for _ in range(3):  # screens opened while closing: a few rounds, never forever
-            stacks = [stack for stack in list(self._screen_stacks.values()) if stack]
-            if not stacks:
-                break
-            for stack in stacks:
-                for stack_screen in reversed(list(stack)):
-                    if stack_screen._running:
-                        await self._prune(stack_screen)
-                stack.clear()
-        self._installed_screens.clear()
-        self._modes.clear()
-
-    def report_widget_error(self, where: str, error: Exception) -> None:
-        """Tell the user and keep a report; the subclass decides how."""
-        raise NotImplementedError
-
-    async def run_action(
-        self,
-        action: str | ActionParseResult,
-        default_namespace: DOMNode | None = None,
-        namespaces: Mapping[str, DOMNode] | None = None,
-    ) -> bool:
-        """Textual's ``run_action`` (public), with a failing action reported, not fatal:
-        key bindings run actions in the app's own loop."""
-        try:
-            return await super().run_action(action, default_namespace, namespaces)
-        except Exception as error:
-            if not applies() or self._exit:
-                raise
-            self.report_widget_error(f"the action {action}", error)
-            return True
-
-    def _handle_exception(self, error: Exception) -> None:
-        """Textual's fatal handler, except for an error inside a widget or screen while
-        the app runs."""
-        pump = active_message_pump.get(None)
-        if (applies() and self.is_running and not self._exit and pump is not None
-                and pump is not self):
-            try:
-                self.report_widget_error(type(pump).__name__, error)
-                return
-            except Exception:  # reporting failed too: fall back to Textual's own way
-                pass
-        super()._handle_exception(error)
-
-
 class StyledOnMount(Screen[None]):
-    """A Screen that skips the resume restyles before it is first suspended (see 7.)."""
+    """Patch 7 (resume-restyle), for screens: skips the resume restyles before the screen
+    is first suspended. A class because Textual dispatches ``_on_screen_resume`` through
+    every class of the screen's MRO, which an instance attribute cannot join."""
 
     _suspended_once = False
 
     # Textual calls the `_on_screen_resume` of every class of the screen's MRO, this one
     # first: it only tells Screen's, on the same event, whether to restyle.
     def _on_screen_resume(self, event: events.ScreenResume) -> None:
-        if applies() and not self._suspended_once:
+        if is_on("resume-restyle") and not self._suspended_once:
             event.refresh_styles = False
 
     def _on_screen_suspend(self) -> None:
         self._suspended_once = True
 
+
+# --- the footer's keys (4.) -----------------------------------------------------------------
 
 @dataclass(frozen=True)
 class FooterKeyFields:
@@ -292,62 +407,23 @@ class FooterKeyFields:
 
 def footer_key_fields(widget: Widget) -> FooterKeyFields | None:
     """The fields of a footer child that is a ``FooterKey``; None for any other child
-    (a group label) and on any other Textual."""
-    if not applies() or not isinstance(widget, FooterKey):
+    (a group label) and whenever the patch is off."""
+    if FooterKey is None or not is_on("footer-keys") or not isinstance(widget, FooterKey):
         return None
-    return FooterKeyFields(widget.key, widget.key_display, widget.description, widget.action,
+    key: Any = widget
+    return FooterKeyFields(key.key, key.key_display, key.description, key.action,
                            widget.disabled)
 
 
 def footer_keys_from_the_start(footer: TextualFooter) -> None:
     """Let Textual's ``Footer.compose`` yield the keys before the screen first announces its
     bindings (its ``_bindings_ready``), so they are in the screen's first frame (see 4.)."""
-    if applies():
+    if is_on("footer-keys"):
         footer.set_reactive(TextualFooter._bindings_ready, True)
 
 
 def price_footer_key(widget: Widget, description: str) -> None:
     """Make a ``FooterKey`` (not yet mounted) say ``description`` (see 4.)."""
-    if applies() and isinstance(widget, FooterKey):
-        widget.description = description
-
-
-@dataclass(frozen=True)
-class ShownNotification:
-    """One toast on screen (see 5.)."""
-
-    title: str
-    message: str
-    severity: str
-
-
-def shown_notifications(app: App[object]) -> list[ShownNotification]:
-    """The notifications the app is showing now, oldest first (see 5.)."""
-    if not applies():
-        return []
-    return [ShownNotification(str(n.title), str(n.message), str(n.severity))
-            for n in app._notifications]
-
-
-def _pinned_only(what: str) -> None:
-    if not applies():
-        raise RuntimeError(f"{what} is checked against Textual {CHECKED_TEXTUAL} only "
-                           f"(installed: {installed_textual()})")
-
-
-def deliver_key_now(app: App[object], key: str) -> None:
-    """Hand ``key`` to ``app`` as its terminal driver does, without Pilot's waits (see 6.)."""
-    _pinned_only("deliver_key_now")
-    char = "\r" if key == "enter" else (key if len(key) == 1 else None)
-    event = events.Key(key, char)
-    event.set_sender(app)
-    driver = app._driver
-    if driver is None:
-        raise RuntimeError("the app is not running")
-    driver.send_message(event)
-
-
-def draw_frame_now(screen: Screen[object]) -> None:
-    """Lay out and draw ``screen``'s pending frame now, as the refresh timer would (6.)."""
-    _pinned_only("draw_frame_now")
-    screen._on_timer_update()
+    if FooterKey is not None and is_on("footer-keys") and isinstance(widget, FooterKey):
+        key: Any = widget
+        key.description = description
