@@ -2,8 +2,8 @@
 
 :func:`run_doctor` runs them in order: the config file and settings, the
 service and API key, the cache and data directories, the ledger, the terminal, the
-explorer's Textual patches, and a free ``GET /catalog``. Each check's failure becomes a finding; doctor
-itself never crashes, never shows the key, and never sends a paid request.
+explorer's Textual patches, and a free ``GET /catalog``. Each check's failure becomes a
+finding; doctor itself never crashes, never shows the key, and never sends a paid request.
 """
 
 from __future__ import annotations
