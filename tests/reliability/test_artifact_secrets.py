@@ -29,6 +29,7 @@ from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings, load_settings, save_settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.navigation import ordered_entries
+from explorer_factory import explorer_factory, in_process
 from pilot_support import settle
 from textual_internals import shown_notifications
 
@@ -117,11 +118,11 @@ async def test_a_damaged_cache_is_reported_once_the_client_is_ready(tmp_path: Pa
     cache_dir.mkdir(parents=True)
     (cache_dir / DATABASE_NAME).write_bytes(b"this is not a database" * 100)
 
-    def build(chosen: Settings) -> DataClient:
-        return DataClient("http://sandbox.invalid", "sk_test", cache=ResponseCache(cache_dir),
-                          ledger=CreditLedger(None), is_sandbox=True)
-
-    app = CreditscopeApp(settings, client_factory=build, clock=lambda: FROZEN_NOW)
+    # creditscope's own client: its cache is the damaged file in the settings' cache dir.
+    app = CreditscopeApp(settings, client_factory=explorer_factory(
+        lambda: in_process(create_app(SandboxConfig(db_path=None)))
+    ),
+                         clock=lambda: FROZEN_NOW)
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(pilot)
         shown = [n for n in shown_notifications(app) if n.severity == "warning"]

@@ -21,16 +21,13 @@ from textual import events
 from textual.pilot import Pilot
 from textual.widgets import Input, Label, Static
 
-from creditscope.client.cache import ResponseCache
-from creditscope.client.client import DataClient
-from creditscope.client.ledger import CreditLedger
-from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.widgets.error_panel import ErrorPanel
+from explorer_factory import explorer_factory
 from pilot_support import settle
 
 FROZEN_NOW = datetime(2025, 3, 14, 12, 30, 0, tzinfo=UTC)
@@ -61,11 +58,7 @@ def make_app(tmp_path: Path, mode: str) -> tuple[CreditscopeApp, CountingTranspo
         app=create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW))
     )
 
-    def build(settings: Settings) -> DataClient:
-        return DataClient(SANDBOX_BASE_URL, DEMO_KEY, transport=transport,
-                          cache=ResponseCache(settings.cache_dir / "v1"),
-                          ledger=CreditLedger(None), is_sandbox=True)
-
+    build = explorer_factory(transport)  # creditscope's own client on the counting sandbox
     settings = Settings(cache_dir=tmp_path / "cache", data_dir=tmp_path / "data",
                         config_file=tmp_path / "config" / "config.toml")
     app = CreditscopeApp(settings, client_factory=build, clock=lambda: FROZEN_NOW,

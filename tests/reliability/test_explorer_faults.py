@@ -24,13 +24,13 @@ from textual.widgets import Button, Input, Label, Static
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
-from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.widgets.error_panel import ErrorPanel
+from explorer_factory import explorer_factory, in_process
 from pilot_support import settle
 
 FROZEN_NOW = datetime(2025, 3, 14, 12, 30, 0, tzinfo=UTC)
@@ -203,13 +203,7 @@ async def test_provider_form_on_a_faulty_service(
 async def test_sandbox_failing_then_recovering_retry_works(tmp_path: Path) -> None:
     sandbox = create_app(SandboxConfig(db_path=None, fail_rate=1.0, frozen_time=FROZEN_NOW))
 
-    def build(settings: Settings) -> DataClient:
-        return DataClient(
-            SANDBOX_BASE_URL, DEMO_KEY, transport=httpx.ASGITransport(app=sandbox),
-            cache=ResponseCache(settings.cache_dir / "v1"), ledger=CreditLedger(None),
-            retry_policy=InstantRetry(), is_sandbox=True,
-        )
-
+    build = explorer_factory(in_process(sandbox))  # creditscope's own client and retries
     settings = Settings(cache_dir=tmp_path / "cache", data_dir=tmp_path / "data",
                         config_file=tmp_path / "config" / "config.toml")
     app = CreditscopeApp(settings, client_factory=build, clock=lambda: FROZEN_NOW,

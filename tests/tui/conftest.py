@@ -10,6 +10,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from pydantic import SecretStr
 from textual.widgets import Input
@@ -18,6 +19,7 @@ from creditscope.client.records import CallRecord
 from creditscope.settings import Settings
 from creditscope.tui import clipboard
 from creditscope.tui.app import CreditscopeApp
+from explorer_factory import explorer_factory, in_process
 
 FROZEN_NOW = datetime(2025, 3, 14, 12, 30, 0, tzinfo=UTC)
 FIXED_LATENCY_MS = 42.0
@@ -41,8 +43,10 @@ def deterministic_terminal(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(clipboard, "copy_may_be_lost", lambda env, tool: None)
 
 
-def _freeze(record: CallRecord) -> None:
+def freeze_record(record: CallRecord | None) -> None:
     # Subscribed before the app: what the screens show is fixed.
+    if record is None:
+        return
     record.latency_ms = FIXED_LATENCY_MS
     record.started_at = FROZEN_NOW
     if record.fetched_at is not None:
@@ -54,29 +58,21 @@ def _freeze(record: CallRecord) -> None:
             record.response_headers[name] = "req_0123456789abcdef"
 
 
-def frozen_sandbox() -> Any:
+def frozen_sandbox() -> httpx.AsyncBaseTransport:
     """The built-in sandbox in this process, in memory, its clock frozen at FROZEN_NOW:
     the service the explorer's tests talk to (what the child process runs for users)."""
     from creditscope.sandbox.app import create_app
     from creditscope.sandbox.config import SandboxConfig
-    from creditscope.wiring import TimedASGITransport
 
-    return TimedASGITransport(app=create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW)))
+    return in_process(create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW)))
 
 
-def sandbox_client_factory(tmp_path: Path, service: Any = None) -> Callable[[Settings], Any]:
-    """The explorer's own client factory (``wiring.explorer_client``: its settings, retry
-    policy, TTLs, timeout, SQLite ledger and cache in this test's directories), with the
-    service replaced by ``service`` (default: :func:`frozen_sandbox`), records frozen."""
-
-    def build(settings: Settings) -> Any:
-        from creditscope.wiring import explorer_client
-
-        client = explorer_client(settings, service=service or frozen_sandbox())
-        client.ledger.subscribe(_freeze)
-        return client
-
-    return build
+def sandbox_client_factory(
+    tmp_path: Path, service: httpx.AsyncBaseTransport | None = None
+) -> Callable[[Settings], Any]:
+    """The explorer's own client factory (``wiring.explorer_client``), with the service
+    replaced by ``service`` (default: a fresh :func:`frozen_sandbox`), records frozen."""
+    return explorer_factory(service or frozen_sandbox, on_record=freeze_record)
 
 
 @pytest.fixture

@@ -22,21 +22,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import httpx
 from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 from textual.widget import Widget
 from textual.widgets import Footer
 
-from creditscope.client.cache import ResponseCache
-from creditscope.client.client import DataClient
-from creditscope.client.ledger import CreditLedger
-from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
+from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import key_digest
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
+from explorer_factory import explorer_factory, in_process
 from pilot_support import settle
 
 from .conftest import FROZEN_NOW
@@ -108,12 +105,7 @@ def chaos_app(tmp: Path) -> tuple[CreditscopeApp, Any]:
                                        fail_rate=0.15, unavailable_rate=0.2, seed=7,
                                        keys={DEMO_KEY: START_CREDITS}))
 
-    def build(chosen: Settings) -> DataClient:
-        return DataClient(SANDBOX_BASE_URL, DEMO_KEY, transport=httpx.ASGITransport(app=sandbox),
-                          cache=ResponseCache(chosen.cache_dir / "responses"),
-                          ledger=CreditLedger(None), offline=chosen.offline,
-                          budget=chosen.budget, is_sandbox=True)
-
+    build = explorer_factory(in_process(sandbox))  # creditscope's own client, this service
     settings_ = Settings(cache_dir=tmp / "cache", data_dir=tmp / "data",
                          config_file=tmp / "config" / "config.toml", budget=60)
     return CreditscopeApp(settings_, client_factory=build, clock=lambda: FROZEN_NOW), sandbox

@@ -17,10 +17,7 @@ from textual.widgets import Button, Input
 
 import creditscope.tui
 from creditscope import models
-from creditscope.client.cache import ResponseCache
-from creditscope.client.client import DataClient
-from creditscope.client.ledger import CreditLedger
-from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
+from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import key_digest
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
@@ -29,6 +26,7 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.confirm import ConfirmSpend
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.price_button import PriceButton
+from explorer_factory import explorer_factory
 from pilot_support import settle
 
 from .conftest import FROZEN_NOW, SIZE
@@ -99,12 +97,8 @@ async def test_retry_after_a_timed_out_lookup_resends_the_same_submission(
     sandbox = create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW))
     transport = LoseFirstLookup(sandbox)
 
-    def build(chosen: Settings) -> DataClient:
-        return DataClient(SANDBOX_BASE_URL, DEMO_KEY, transport=transport,
-                          cache=ResponseCache(chosen.cache_dir / "responses"),
-                          ledger=CreditLedger(None), is_sandbox=True)
-
-    app = CreditscopeApp(settings, client_factory=build, clock=lambda: FROZEN_NOW,
+    app = CreditscopeApp(settings, client_factory=explorer_factory(transport),
+                         clock=lambda: FROZEN_NOW,
                          initial_mode="company")
     async with app.run_test(size=SIZE) as pilot:
         await app.wait_for_client()

@@ -10,18 +10,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from click.testing import CliRunner
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
 from creditscope.cli import main
-from creditscope.client.cache import ResponseCache
-from creditscope.client.client import DataClient
-from creditscope.client.ledger import CreditLedger
 from creditscope.commands import web
-from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
+from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import key_digest
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
@@ -33,6 +29,7 @@ from creditscope.tui.screens.restaurants.search_screen import RestaurantsScreen
 from creditscope.tui.tour.caption import TourCaption
 from creditscope.tui.tour.driver import TourDriver, TourOptions
 from creditscope.tui.tour.script import SCENES
+from explorer_factory import explorer_factory, in_process
 from pilot_support import settle
 
 from .conftest import FROZEN_NOW
@@ -50,11 +47,7 @@ def metered_app(tmp_path: Path) -> tuple[CreditscopeApp, Any]:
     sandbox = create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW,
                                        keys={DEMO_KEY: START_CREDITS}))
 
-    def build(chosen: Settings) -> DataClient:
-        return DataClient(SANDBOX_BASE_URL, DEMO_KEY, transport=httpx.ASGITransport(app=sandbox),
-                          cache=ResponseCache(chosen.cache_dir / "responses"),
-                          ledger=CreditLedger(None), is_sandbox=True)
-
+    build = explorer_factory(in_process(sandbox))  # creditscope's own client, this service
     settings = Settings(cache_dir=tmp_path / "cache", data_dir=tmp_path / "data",
                         config_file=tmp_path / "config" / "config.toml")
     return CreditscopeApp(settings, client_factory=build, clock=lambda: FROZEN_NOW), sandbox

@@ -13,10 +13,6 @@ from rich.console import Console
 from textual.pilot import Pilot
 from textual.widgets import Input, Static
 
-from creditscope.client.cache import ResponseCache
-from creditscope.client.client import DataClient
-from creditscope.client.ledger import CreditLedger
-from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import ResultArea
@@ -26,6 +22,7 @@ from creditscope.tui.screens.events.feed_table import EventFeedTable
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from creditscope.tui.widgets.event_map import EventMap
 from creditscope.tui.widgets.price_button import PriceButton
+from explorer_factory import explorer_factory, in_process
 from pilot_support import later, settle
 
 from .conftest import FROZEN_NOW, SIZE
@@ -77,17 +74,8 @@ def stub_app(
 ) -> CreditscopeApp:
     """An app whose client talks to ``handler`` instead of the sandbox."""
 
-    def build(chosen: Settings) -> DataClient:
-        return DataClient(
-            SANDBOX_BASE_URL,
-            DEMO_KEY,
-            transport=httpx.MockTransport(handler),
-            cache=ResponseCache(chosen.cache_dir / "responses"),
-            ledger=CreditLedger(None),
-            is_sandbox=True,
-        )
-
-    return CreditscopeApp(settings, client_factory=build, clock=lambda: FROZEN_NOW)
+    return CreditscopeApp(settings, client_factory=explorer_factory(httpx.MockTransport(handler)),
+                         clock=lambda: FROZEN_NOW)
 
 
 # --- searching -----------------------------------------------------------------------
@@ -352,20 +340,8 @@ async def test_the_sandbox_failing_shows_retry(tmp_path: Path, settings: Setting
 
     sandbox = create_app(SandboxConfig(db_path=None, frozen_time=FROZEN_NOW, fail_rate=1.0))
 
-    def build(chosen: Settings) -> DataClient:
-        from creditscope.client.retry import RetryPolicy
-
-        return DataClient(
-            SANDBOX_BASE_URL,
-            DEMO_KEY,
-            transport=httpx.ASGITransport(app=sandbox),
-            cache=ResponseCache(chosen.cache_dir / "responses"),
-            ledger=CreditLedger(None),
-            retry_policy=RetryPolicy(max_retries=0),
-            is_sandbox=True,
-        )
-
-    app = CreditscopeApp(settings, client_factory=build, clock=lambda: FROZEN_NOW)
+    app = CreditscopeApp(settings, client_factory=explorer_factory(in_process(sandbox)),
+                         clock=lambda: FROZEN_NOW)
     async with app.run_test(size=SIZE) as pilot:
         screen = await search(pilot, "Paris")
         panel = screen.query_one(ErrorPanel)
