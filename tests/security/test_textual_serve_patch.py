@@ -50,3 +50,20 @@ def test_on_another_textual_serve_web_refuses_to_start(monkeypatch: pytest.Monke
     assert result.exit_code == 1
     assert "checked against textual-serve" in result.output
     assert started == []
+
+
+def test_a_textual_serve_without_its_internals_refuses_web_saying_why() -> None:
+    """A textual-serve release that moves ``app_service``: importing the patch still works
+    (the explorer and the other commands never notice), and ``web`` refuses by name."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; sys.modules['textual_serve.app_service'] = None\n"
+        "from creditscope.commands import textual_serve_patch as patch\n"
+        "try:\n    patch.require()\nexcept RuntimeError as refusal:\n    print(refusal)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    assert "textual_serve.app_service" in done.stdout and "reinstall" in done.stdout

@@ -42,3 +42,23 @@ def test_on_another_uvicorn_serve_uses_its_stock_protocol_and_says_so(
     [kwargs] = calls
     assert kwargs["http"] == "h11"
     assert kwargs["limit_concurrency"] > 0
+
+
+def test_a_uvicorn_without_the_private_module_serves_with_its_stock_protocol() -> None:
+    """A uvicorn release that moves ``h11_impl``: the patch imports, turns itself off and
+    says why, and serve falls back to uvicorn's own "h11" (no crash at import)."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys; sys.modules['uvicorn.protocols.http.h11_impl'] = None\n"
+        "from creditscope.commands import uvicorn_patch\n"
+        "from creditscope.commands.serve_http import uvicorn_limits\n"
+        "print(uvicorn_patch.applies(), uvicorn_limits(5)['http'], uvicorn_patch.MISSING)\n"
+    )
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                          timeout=60, check=False)
+    assert done.returncode == 0, done.stderr
+    applies, protocol, why = done.stdout.strip().split(" ", 2)
+    assert (applies, protocol) == ("False", "h11")
+    assert "uvicorn.protocols.http.h11_impl" in why

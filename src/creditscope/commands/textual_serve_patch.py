@@ -35,8 +35,15 @@ from pathlib import Path
 
 import textual_serve
 from aiohttp import web
-from textual_serve.app_service import AppService
-from textual_serve.server import Server
+
+try:
+    from textual_serve.app_service import AppService
+    from textual_serve.server import Server
+
+    MISSING: str | None = None
+except ImportError as missing:  # a textual-serve that moved them: `web` refuses, saying why
+    AppService = Server = object  # type: ignore[misc,assignment]
+    MISSING = f"{type(missing).__name__}: {missing}"
 
 CHECKED_TEXTUAL_SERVE = "1.1.3"
 """The textual-serve version whose ``AppService`` and ``Server`` this was read against."""
@@ -44,12 +51,16 @@ CHECKED_TEXTUAL_SERVE = "1.1.3"
 
 @cache
 def applies() -> bool:
-    """True when the installed textual-serve is the one this was checked against."""
-    return version("textual-serve") == CHECKED_TEXTUAL_SERVE
+    """True when the installed textual-serve is the one this was checked against, with
+    the modules it subclasses."""
+    return MISSING is None and version("textual-serve") == CHECKED_TEXTUAL_SERVE
 
 
 def require() -> None:
     """Raise ``RuntimeError`` unless the installed textual-serve is the checked one."""
+    if MISSING is not None:
+        raise RuntimeError(f"creditscope web needs textual-serve's internals ({MISSING}); "
+                           f"reinstall textual-serve {CHECKED_TEXTUAL_SERVE}")
     if not applies():
         raise RuntimeError(
             f"creditscope web was checked against textual-serve {CHECKED_TEXTUAL_SERVE} "

@@ -11,7 +11,8 @@ public API) and reads its ``conn``, ``loop`` and ``transport`` attributes and it
 gets ``read_timeout_s`` to arrive, from the moment the connection opens or the
 previous response ends; then the connection is closed.
 
-On any other uvicorn, :func:`http_protocol` answers uvicorn's stock ``"h11"`` (the
+On any other uvicorn, or one without that module (the import is guarded:
+:data:`MISSING` says why), :func:`http_protocol` answers uvicorn's stock ``"h11"`` (the
 connection cap and keep-alive timeout still apply; ``serve`` says the deadline is
 off), and ``tests/security/test_uvicorn_patch.py`` fails until this is read again
 against the new ``H11Protocol``.
@@ -24,7 +25,14 @@ from functools import cache
 from importlib.metadata import version
 
 import h11
-from uvicorn.protocols.http.h11_impl import H11Protocol
+
+try:
+    from uvicorn.protocols.http.h11_impl import H11Protocol
+
+    MISSING: str | None = None
+except ImportError as missing:  # a uvicorn that moved it: the deadline is off, serve runs
+    H11Protocol = object  # type: ignore[misc,assignment]
+    MISSING = f"{type(missing).__name__}: {missing}"
 
 CHECKED_UVICORN = "0.54.0"
 """The uvicorn version whose ``H11Protocol`` this was read against."""
@@ -34,8 +42,9 @@ REQUEST_READ_TIMEOUT_S = 10.0
 
 @cache
 def applies() -> bool:
-    """True when the installed uvicorn is the one this patch was checked against."""
-    return version("uvicorn") == CHECKED_UVICORN
+    """True when the installed uvicorn is the one this patch was checked against, and
+    still has the private module it subclasses."""
+    return MISSING is None and version("uvicorn") == CHECKED_UVICORN
 
 
 class RequestDeadlineProtocol(H11Protocol):

@@ -19,11 +19,14 @@ import signal
 from collections.abc import Awaitable, Callable
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from aiohttp import WSMsgType, web
-from textual_serve.download_manager import DownloadManager
 
 from creditscope.commands.textual_serve_patch import ExecAppService
+
+if TYPE_CHECKING:  # textual-serve's internals: read for types only
+    from textual_serve.download_manager import DownloadManager
 from creditscope.web_demo import WEB_DEMO_ENV
 
 # How long a tab's explorer gets to quit, then to exit after SIGTERM.
