@@ -6,17 +6,21 @@ Import the helpers (``from pilot_support import settle``); the fixtures apply by
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 import pytest
 from textual.pilot import Pilot
+from textual.worker import WorkerFailed
 
 
 async def settle(pilot: Pilot[Any]) -> None:
-    """Wait until every worker is done and the screen has caught up."""
+    """Wait until every worker is done (a failed one too: the app shows its error, and
+    ``error_guard`` fails the test if that error was a bug) and the screen has caught up."""
     for _ in range(3):
         await pilot.pause()
-        await pilot.app.workers.wait_for_complete()
+        with contextlib.suppress(WorkerFailed):
+            await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 
 

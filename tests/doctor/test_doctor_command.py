@@ -23,7 +23,7 @@ from creditscope.doctor import run_doctor
 
 LIVE_KEY = "sk_live_doctor_secret_7731"
 CHECKS = ["config file", "settings", "service", "API key", "cache", "data", "ledger", "terminal",
-          "reachability"]
+          "textual patches", "reachability"]
 
 
 @pytest.fixture

@@ -65,6 +65,7 @@ async def test_saving_the_theme_to_an_unwritable_config_shows_an_error(
         assert app.theme == "textual-light"  # the explorer carries on
 
 
+@pytest.mark.widget_errors  # the worker's failure is the point
 async def test_a_failing_screen_worker_reaches_the_app_handler(
     make_app: MakeApp, notices: list[Notice], caplog: pytest.LogCaptureFixture,
 ) -> None:
