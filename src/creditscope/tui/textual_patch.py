@@ -88,6 +88,15 @@ can switch to a mode not visited yet, which adds a stack, and the loop raises
 test run (``test_demo_tour``). :class:`SurvivesWidgetErrors` closes the stacks from a
 copy, and again for any stack opened meanwhile.
 
+11. Escape, then a number key, typed quickly. A terminal sends both as ``ESC 3``, the
+same bytes as Alt+3; Textual's table of sequences (``textual._ansi_sequences``) reads
+``ESC`` + a digit (and ``§ - =``) as the character macOS's Option key would type in
+WezTerm ("£" for ``ESC 3``), so a quick Escape, 3 typed "£" into the field being left
+instead of switching to area 3. :func:`read_escape_then_key` drops those entries; the
+bytes then reach the app as Alt+key, which ``tui/key_order.py`` reads as Escape
+followed by the key. On any other Textual nothing changes (the quick Escape types a
+character there, as Textual does).
+
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -327,6 +336,23 @@ def shown_notifications(app: App[object]) -> list[ShownNotification]:
         return []
     return [ShownNotification(str(n.title), str(n.message), str(n.severity))
             for n in app._notifications]
+
+
+def read_escape_then_key() -> bool:
+    """Read ``ESC`` + a printable key as Alt+key, not as an Option-key character (11.);
+    True when applied."""
+    if not applies():
+        return False
+    try:
+        from textual._ansi_sequences import ANSI_SEQUENCES_KEYS
+    except ImportError:
+        return False
+    option_characters = [sequence for sequence, meaning in ANSI_SEQUENCES_KEYS.items()
+                         if len(sequence) == 2 and sequence[0] == "\x1b"
+                         and sequence[1].isprintable() and isinstance(meaning, str)]
+    for sequence in option_characters:
+        del ANSI_SEQUENCES_KEYS[sequence]  # type: ignore[attr-defined]
+    return True
 
 
 def _pinned_only(what: str) -> None:
