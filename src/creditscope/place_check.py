@@ -86,6 +86,11 @@ def is_known_place(text: str, gazetteer: Gazetteer | None = None) -> bool:
     return bool(text.strip()) and _places(gazetteer).resolve(text) is not None
 
 
+def place_named(text: str, gazetteer: Gazetteer | None = None) -> City | None:
+    """The place ``text`` names, or None (as cheap as :func:`is_known_place`)."""
+    return _places(gazetteer).resolve(text) if text.strip() else None
+
+
 def check_place(text: str, gazetteer: Gazetteer | None = None, *, limit: int = 3) -> PlaceCheck:
     """The place ``text`` names, or the closest names when there is none."""
     places = _places(gazetteer)

@@ -15,6 +15,7 @@ from textual.widgets import DataTable, Input, Label, Static
 
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.provider_form import ProviderRequestForm
+from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput, clean_text
 from pilot_support import settle
 
@@ -108,9 +109,12 @@ async def test_every_text_field_is_a_text_input(make_app: MakeApp, mode: str) ->
 
 
 # --- Enter takes the completion the user sees ------------------------------------------------
+# On a partial name it only completes (the button then shows the price); the next Enter sends.
 
 
-async def test_enter_in_restaurants_searches_the_suggested_city(make_app: MakeApp) -> None:
+async def test_enter_in_restaurants_completes_then_searches_the_suggested_city(
+    make_app: MakeApp,
+) -> None:
     app = make_app(initial_mode="restaurants")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -122,6 +126,10 @@ async def test_enter_in_restaurants_searches_the_suggested_city(make_app: MakeAp
         await pilot.press("enter")
         await settle(pilot)
         assert location.value == "Lisbon, PT"
+        assert searches(app, "restaurants/search") == []
+        assert "Search · 2 cr" in str(app.screen.query_one("#search", PriceButton).label)
+        await pilot.press("enter")
+        await settle(pilot)
         assert [params["location"] for params in searches(app, "restaurants/search")] == [
             "Lisbon, PT"
         ]
@@ -129,7 +137,9 @@ async def test_enter_in_restaurants_searches_the_suggested_city(make_app: MakeAp
         assert "restaurants near" in summary and "Lisbon" in summary
 
 
-async def test_enter_in_events_searches_the_suggested_city(make_app: MakeApp) -> None:
+async def test_enter_in_events_completes_then_searches_the_suggested_city(
+    make_app: MakeApp,
+) -> None:
     app = make_app(initial_mode="events")
     async with app.run_test(size=SIZE) as pilot:
         await settle(pilot)
@@ -139,6 +149,9 @@ async def test_enter_in_events_searches_the_suggested_city(make_app: MakeApp) ->
         await settle(pilot)
         location = app.screen.query_one("#events-location", TextInput)
         assert location.value == "Lisbon, PT"
+        assert searches(app, "ticketing/discovery") == []
+        await pilot.press("enter")
+        await settle(pilot)
         [params] = searches(app, "ticketing/discovery")
         assert (params["lat"], params["lng"]) == pytest.approx((38.7251, -9.1498))
 

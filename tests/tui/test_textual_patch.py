@@ -264,3 +264,18 @@ async def test_work_after_the_first_frame_waits_for_it_and_the_frame_is_whole(
         await pilot.pause()
         await pilot.pause()
         assert seen == [True, False]
+
+
+def test_escape_then_a_digit_is_read_as_alt_digit_not_an_option_character() -> None:
+    # Textual reads ESC 3 as WezTerm's Option+3 ("£"); patched, the parser gives Alt+3,
+    # which the explorer reads as Escape, then 3 (tui/key_order.py).
+    from textual._xterm_parser import XTermParser
+
+    from creditscope.tui.key_order import typed_keys
+    from creditscope.tui.textual_patch import read_escape_then_key
+
+    assert read_escape_then_key()
+    parser = XTermParser()
+    keys = [*parser.feed("\x1b3"), *parser.feed("")]  # "" ends the input: no more sequence
+    assert [(k.key, k.character) for k in keys] == [("alt+3", "3")]
+    assert [k.key for k in typed_keys(keys[0])] == ["escape", "3"]

@@ -24,12 +24,13 @@ PRIVATE_MODULES = {
     "textual._context": "widget-errors",
     "textual._styles_cache": "styles-cache",
     "textual.widgets._footer": "footer-keys",
+    "textual._ansi_sequences": "escape-then-key",
     "textual._types": None,
 }
 
 SCRIPT = r'''
 import asyncio, importlib, json, sys
-import textual.app, textual.widgets
+import textual.app, textual.widgets, textual._xterm_parser  # what Textual itself loads
 for name in textual.widgets.__all__:  # Textual's own lazy widgets, loaded while it can
     getattr(textual.widgets, name)
 importlib.import_module(BLOCKED)

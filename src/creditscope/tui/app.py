@@ -23,6 +23,7 @@ from textual.worker import Worker, WorkerState
 from creditscope.settings_preview import SettingsPreview
 from creditscope.tui.app_client import ClientApp, ClientFactory
 from creditscope.tui.host import Clock, ExplorerHost
+from creditscope.tui.key_order import KeyQueue
 from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
 from creditscope.tui.textual_patch import (
@@ -30,8 +31,8 @@ from creditscope.tui.textual_patch import (
     cache_inner_outer_by_colour,
     mark_styles_current,
     patch_app,
+    read_escape_then_key,
 )
-from creditscope.tui.widgets.text_input import take_typed_ahead
 
 if TYPE_CHECKING:
     from textual.screen import Screen
@@ -106,15 +107,18 @@ class CreditscopeApp(ClientApp):
         """
         super().__init__(settings, client_factory=client_factory)
         # Textual patches (textual_patch): a widget's error reported, the first frame
-        # noticed, closing while an area opens; rendered lines that outlive widgets.
+        # noticed, closing while an area opens; rendered lines that outlive widgets; a
+        # quick Escape, 3 is not "£".
         patch_app(self, self.report_widget_error)
         cache_inner_outer_by_colour()
+        read_escape_then_key()
         self.initial_mode = initial_mode
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self.tour: TourDriver | None = None
         """The guided tour while it plays (F2, ``creditscope demo``); None otherwise."""
         self._tour_at_start = tour
         self._showing_first_area = False
+        self._typed = KeyQueue(self, self._deliver_typed)
         for entry in ordered_entries():
             self.add_mode(entry.mode, _screen_factory(self, entry))
 
@@ -163,17 +167,22 @@ class CreditscopeApp(ClientApp):
             self.start_tour(self._tour_at_start)
 
     async def on_event(self, event: events.Event) -> None:
-        """Keys typed ahead after a key that focused a field land in the field; ``/`` in
-        an empty search box is the habit of pressing ``/`` first, not a character. While
-        the tour plays, it sees the visitor's keys first (they pause, step or stop it)."""
+        """Keys and pastes go out one at a time, each where the one before left the focus
+        (key_order); ``/`` in an empty search box is the habit of pressing ``/`` first,
+        not a character. While the tour plays, it sees the visitor's keys first (they
+        pause, step or stop it)."""
         if (self.tour is not None and isinstance(event, events.InputEvent | events.Paste)
                 and not event.is_forwarded and self.tour.intercept(event)):
             return
-        if isinstance(event, events.Key):
-            if event.is_forwarded and take_typed_ahead(self.focused, event):
-                return
-            if event.key == "slash" and self._in_empty_search_box():
-                return
+        if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
+            await self._typed.take(event)
+            return
+        await super().on_event(event)
+
+    async def _deliver_typed(self, event: events.Event) -> None:
+        if (isinstance(event, events.Key) and event.key == "slash"
+                and self._in_empty_search_box()):
+            return
         await super().on_event(event)
 
     def _in_empty_search_box(self) -> bool:

@@ -83,6 +83,14 @@ can switch to a mode not visited yet, which adds a stack, and the loop raises
 test run (``test_demo_tour``). :func:`patch_app` closes the stacks from a copy, and
 again for any stack opened meanwhile.
 
+11. Escape, then a number key, typed quickly. A terminal sends both as ``ESC 3``, the
+same bytes as Alt+3; Textual's table of sequences (``textual._ansi_sequences``) reads
+``ESC`` + a digit (and ``§ - =``) as the character macOS's Option key would type in
+WezTerm ("£" for ``ESC 3``), so a quick Escape, 3 typed "£" into the field being left
+instead of switching to area 3. :func:`read_escape_then_key` drops those entries; the
+bytes then reach the app as Alt+key, which ``tui/key_order.py`` reads as Escape
+followed by the key. Off, the quick Escape types a character, as Textual does.
+
 On any other Textual, or without a private module, the explorer is just slower (or
 larger, or exits on a widget's error, or shows an unpriced footer), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -142,6 +150,8 @@ PATCHES = (
     Patch("first-frame", 8, "work after the first frame; the first frame drawn whole"),
     Patch("table-cells", 9, "tables redraw cells they drew before from cache"),
     Patch("close-all", 10, "closing while an area opens"),
+    Patch("escape-then-key", 11, "a quick Escape then a key is not an Option character",
+          ("textual._ansi_sequences",)),
 )
 
 _missing: dict[str, str] = {}
@@ -161,6 +171,7 @@ def _private(module: str, name: str) -> Any:
 active_message_pump: Any = _private("textual._context", "active_message_pump")
 StylesCache: type[StylesCacheType] | None = _private("textual._styles_cache", "StylesCache")
 FooterKey: type[Widget] | None = _private("textual.widgets._footer", "FooterKey")
+ANSI_SEQUENCES_KEYS: Any = _private("textual._ansi_sequences", "ANSI_SEQUENCES_KEYS")
 
 
 @cache
@@ -257,6 +268,19 @@ def cache_inner_outer_by_colour() -> bool:
     clear()
     # Textual declares the attribute as an lru_cache wrapper: hence both codes.
     StylesCache.get_inner_outer = _get_inner_outer  # type: ignore[method-assign,assignment]
+    return True
+
+
+def read_escape_then_key() -> bool:
+    """Read ``ESC`` + a printable key as Alt+key, not as an Option-key character (11.);
+    True when applied."""
+    if ANSI_SEQUENCES_KEYS is None or not is_on("escape-then-key"):
+        return False
+    option_characters = [sequence for sequence, meaning in ANSI_SEQUENCES_KEYS.items()
+                         if len(sequence) == 2 and sequence[0] == "\x1b"
+                         and sequence[1].isprintable() and isinstance(meaning, str)]
+    for sequence in option_characters:
+        del ANSI_SEQUENCES_KEYS[sequence]
     return True
 
 

@@ -150,7 +150,7 @@ class AreaScreen(StyledOnMount):
             focus_now(field)
 
     def on_key(self, event: events.Key) -> None:
-        """A letter typed where no text box has the cursor starts typing in the area's
+        """A letter typed where no text box has the cursor is typed at the end of the area's
         search box, unless it is one of this screen's keys (which never spend)."""
         character = event.character
         if (not event.is_printable or not character or not character.strip()
@@ -162,8 +162,9 @@ class AreaScreen(StyledOnMount):
         event.stop()
         event.prevent_default()
         focus_now(field)
-        # Queued behind the focus (which selects the box's old text): the word typed
-        # replaces the last search rather than being appended to it.
+        # Queued behind the focus, which selects the box's text: the cursor goes to its
+        # end first, so the letter is added to what the box holds and never erases it.
+        field.call_later(field.action_end)
         field.post_message(events.Key(event.key, character))
 
     def action_import_request(self, text: str = "") -> None:

@@ -9,18 +9,21 @@ sees is exactly what is sent, and rings the bell as ``Input`` does for any
 refused character. Ordinary emoji, accents and right-to-left letters are kept.
 
 It can also take the inline completion on Enter: with
-``accept_suggestion_on_submit=True``, pressing Enter on "lisb" while the box
-suggests "Lisbon, PT" submits "Lisbon, PT", not the partial text. If the
-suggester has not answered yet, Enter asks it first, so the outcome does not
-depend on typing speed.
+``accept_suggestion_on_submit=True``, Enter on "lisb" while the box suggests
+"Lisbon, PT" takes "Lisbon, PT". Enter submits at once only when the completion
+means what the text typed already meant (``meaning``: "Lisbon" is Lisbon, PT, whose
+price the screen showed); otherwise that Enter only completes, the screen prices
+the completed text, and the next Enter submits at the price on screen. Tab takes the
+completion too, as the hints promise. If the suggester has not answered yet, Enter
+and Tab ask it first, so the outcome does not depend on typing speed.
 """
 
 from __future__ import annotations
 
 import unicodedata
-from typing import Any
+from typing import Any, ClassVar
 
-from textual import events
+from textual.binding import Binding, BindingType
 from textual.suggester import SuggestionReady
 from textual.widget import Widget
 from textual.widgets import Input
@@ -32,32 +35,12 @@ BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u206
 def focus_now(widget: Widget) -> None:
     """Focus ``widget`` before the next key is handled.
 
-    ``Widget.focus()`` takes effect only after the messages already queued, so
-    keys typed right after ``/`` ("/Paris" at full speed) would reach the screen's
-    single-key bindings (Search, Refresh: they spend) instead of the field. Every
-    key that focuses a field uses this.
+    ``Widget.focus()`` takes effect only after the messages already queued, and the
+    next key is sent as soon as this one is handled (key_order): it must find the
+    field focused, or it would reach the screen's single-key bindings. Every key
+    that focuses a field uses this.
     """
     widget.screen.set_focus(widget)
-
-
-def take_typed_ahead(focused: Widget | None, event: events.Key) -> bool:
-    """Type a stray printable key into the focused field; True if it was taken.
-
-    Keys typed faster than a frame are each routed to the widget focused when
-    they arrive, so the keys after ``/`` reach the old focus and bubble up as if
-    pressed there. A field consumes every printable key sent to it, so one that
-    bubbles up while a field has focus is such a stray: it belongs in the field,
-    not to the screen's single-key bindings (on Events, "s" is Search).
-    """
-    if not (isinstance(focused, Input) and event.is_printable and event.character):
-        return False
-    event.stop()
-    event.prevent_default()
-    if focused.selection.is_empty:
-        focused.insert_text_at_cursor(event.character)
-    else:
-        focused.replace(event.character, *focused.selection)
-    return True
 
 
 def _unsafe(char: str) -> bool:
@@ -84,10 +67,17 @@ class TextInput(Input):
     """An ``Input`` that never holds control or bidi-override characters.
 
     Args:
-        accept_suggestion_on_submit: Enter submits the inline completion of the text
-            (the one on show, or about to show) instead of the partial text typed so far.
+        accept_suggestion_on_submit: Enter takes the inline completion of the text
+            (the one on show, or about to show), and submits only if it means what the
+            text typed meant (see the module docstring).
         **kwargs: Passed to ``Input`` unchanged.
     """
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        # Offered only where a suggester could complete the text (check_action); else Tab
+        # moves on, as everywhere.
+        Binding("tab", "complete", "Complete", show=False, id="input.complete"),
+    ]
 
     def __init__(
         self, value: str | None = None, *, accept_suggestion_on_submit: bool = False,
@@ -158,13 +148,42 @@ class TextInput(Input):
                 cache[key] = suggestion
         return suggestion if suggestion and len(suggestion) > len(value) else ""
 
+    def meaning(self, text: str) -> object | None:
+        """What ``text`` stands for (a place, say), or None for nothing yet. Enter submits
+        a completion at once only when it means what the typed text already did."""
+        return None
+
+    def _take(self, completion: str) -> None:
+        # As pressing → at the end does: the value becomes the completion.
+        self.value = completion
+        self.cursor_position = len(completion)
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Tab completes only in a box that has a suggester, text, and the cursor at its
+        end (where the completion is drawn)."""
+        if action == "complete":
+            return bool(self.suggester and self.value
+                        and self.cursor_position == len(self.value))
+        return super().check_action(action, parameters)
+
+    async def action_complete(self) -> None:
+        """Tab: take the completion; with none to take, move on as Tab does elsewhere."""
+        typed = self.value
+        suggestion = await self.completion()
+        if suggestion and self.value == typed:
+            self._take(suggestion)
+        elif not suggestion:
+            self.screen.focus_next()
+
     async def action_submit(self) -> None:
-        """Enter: first take the completion (if asked to), then submit as usual."""
+        """Enter: first take the completion (if asked to), then submit, unless taking it
+        changed what the text means: then it waits for the next Enter."""
         if self.accept_suggestion_on_submit:
             typed = self.value
             suggestion = await self.completion()
             if suggestion and self.value == typed:  # unless the text changed meanwhile
-                # As pressing → at the end does: the value becomes the completion.
-                self.value = suggestion
-                self.cursor_position = len(suggestion)
+                self._take(suggestion)
+                meant = self.meaning(typed)
+                if meant is None or meant != self.meaning(suggestion):
+                    return  # completed, not sent: the screen prices it for the next Enter
         await super().action_submit()

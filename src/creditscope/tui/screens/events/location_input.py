@@ -11,9 +11,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from creditscope.place_check import check_place
-from creditscope.tui.city_suggester import CitySuggester
+from creditscope.tui.place_input import PlaceInput
 from creditscope.tui.screens.events.formatting import point_text
-from creditscope.tui.widgets.text_input import TextInput
 
 if TYPE_CHECKING:
     from creditscope.gazetteer import City, Gazetteer
@@ -83,15 +82,11 @@ def parse_limit(text: str) -> int:
     return value
 
 
-class LocationInput(TextInput):
-    """The location box: city completion (Enter takes the completion on show), and a
-    placeholder that says what it accepts."""
+class LocationInput(PlaceInput):
+    """The location box: a place box (see PlaceInput) whose placeholder says it takes
+    coordinates too."""
 
     def __init__(self, value: str = "", **kwargs: Any) -> None:
         super().__init__(
-            value,
-            placeholder="City (e.g. Lisbon) or lat, lng (e.g. 38.72, -9.14)",
-            suggester=CitySuggester(),
-            accept_suggestion_on_submit=True,
-            **kwargs,
+            value, placeholder="City (e.g. Lisbon) or lat, lng (e.g. 38.72, -9.14)", **kwargs
         )

@@ -19,11 +19,11 @@ from creditscope.models import CUISINES, RestaurantSearch
 from creditscope.place_check import check_place, is_known_place
 from creditscope.row_export import file_stem
 from creditscope.tui.calls import CallRequest, ResultArea
-from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.host import host_of
 from creditscope.tui.list_export import export_list
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.place_choices import complete_to_choices, namesake_hint, resolved_text
+from creditscope.tui.place_input import PlaceInput
 from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.base import AreaScreen
 from creditscope.tui.screens.restaurants import formatting as fmt
@@ -59,12 +59,7 @@ class RestaurantsScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         """Form (location, cuisine, limit, priced search button), breadcrumb, results."""
         with Horizontal(id="restaurant-form", classes="restaurant-toolbar"):
-            location = TextInput(
-                placeholder="City, e.g. Lisbon or Paris, FR",
-                id="location",
-                suggester=CitySuggester(),
-                accept_suggestion_on_submit=True,
-            )
+            location = PlaceInput(placeholder="City, e.g. Lisbon or Paris, FR", id="location")
             location.border_title = "Location"
             yield location
             cuisine: Select[str] = Select(
