@@ -88,6 +88,19 @@ can switch to a mode not visited yet, which adds a stack, and the loop raises
 test run (``test_demo_tour``). :class:`SurvivesWidgetErrors` closes the stacks from a
 copy, and again for any stack opened meanwhile.
 
+11. Outside text that would drive the terminal. Textual's ``Content`` and Rich's
+``Text`` remove a few control codes from every string they are given (bell,
+backspace, vertical tab, form feed, carriage return: the translate table that is the
+default argument of ``textual.content._strip_control_codes`` and of
+``rich.control.strip_control_codes``), but not ESC, the other C0 and C1 controls,
+bidi overrides or zero-width characters: a restaurant's name holding
+``"\x1b]0;…\x07"`` set the window title, ``"\x1b]52;c;…\x07"`` the clipboard.
+:func:`strip_hidden_when_drawn` adds every character
+``outside_text.hidden`` names (line breaks and tabs excepted) to both tables, so
+whatever the explorer draws, from whatever widget, reaches the terminal as text
+only. Each is zero cells wide already, so no layout moves. Checked by what the
+functions do, not by version: if either table cannot be found the test fails.
+
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -117,6 +130,8 @@ from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
 from textual.widgets._footer import FooterKey
 
+from creditscope.outside_text import hidden
+
 CHECKED_TEXTUAL = "8.2.8"
 """The Textual version whose ``App._init_mode`` / ``switch_mode`` this was read against."""
 
@@ -137,6 +152,32 @@ def installed_textual() -> str | None:
     if len(found) != 1:
         return None
     return found[0].removeprefix("textual-").removesuffix(".dist-info")
+
+
+@cache
+def hidden_when_drawn() -> dict[int, None]:
+    """Every character a terminal could act on or that shows nothing, line breaks and
+    tabs excepted (~20 ms to find, so made after the first frame, which shows no data)."""
+    planes = (range(0x10000), range(0x1BCA0, 0x1BCA4), range(0x1D173, 0x1D17B),
+              range(0xE0000, 0xE0080))  # the BMP, then the format characters beyond it
+    surrogates = range(0xD800, 0xE000)  # never in decoded text; left as they are
+    return {code: None for codes in planes for code in codes
+            if code not in surrogates and chr(code) not in "\n\t" and hidden(chr(code))}
+
+
+def strip_hidden_when_drawn() -> bool:
+    """Make Textual's and Rich's control-code stripping remove every hidden character
+    (item 11); True when both tables were found and extended."""
+    from rich import control as rich_control
+    from textual import content as textual_content
+
+    extended = 0
+    for strip in (rich_control.strip_control_codes, textual_content._strip_control_codes):
+        table = (strip.__defaults__ or (None,))[-1]
+        if isinstance(table, dict):
+            table.update(hidden_when_drawn())
+            extended += 1
+    return extended == 2
 
 
 def mark_styles_current(app: App[None], screen: Screen[None]) -> None:

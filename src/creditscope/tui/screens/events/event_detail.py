@@ -16,6 +16,8 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from creditscope.gazetteer import load_gazetteer
+from creditscope.link_safety import link_refusal, openable
+from creditscope.outside_text import shown
 from creditscope.tui.clipboard import copy_text
 from creditscope.tui.screens.events.formatting import (
     coordinates_text,
@@ -50,6 +52,19 @@ def country_name(code: str | None) -> str:
         return "—"
     country = load_gazetteer().countries.get(code.upper())
     return f"{country.name} ({country.code})" if country else code.upper()
+
+
+def page_text(url: str | None) -> Text:
+    """The event page's URL as text: a web link underlined; anything else as it is,
+    with why Open page will not open it."""
+    if not url:
+        return Text("—")
+    refusal = link_refusal(url)
+    if refusal is None:
+        return Text(url, style="underline")
+    text = Text(shown(url))
+    text.append(f" (not opened: {refusal})", style="bright_black")
+    return text
 
 
 def describe_event(
@@ -88,7 +103,7 @@ def describe_event(
         grid.add_row("", coordinates_text(venue.latitude, venue.longitude))
     else:
         grid.add_row("Venue", "—")
-    grid.add_row("Page", Text(event.url or "—", style="underline" if event.url else ""))
+    grid.add_row("Page", page_text(event.url))
     images = event.images
     grid.add_row("Images", (images.square if images else None) or "—")
     grid.add_row("", (images.landscape if images else None) or "—")
@@ -122,11 +137,15 @@ class EventDetail(Vertical):
         self.query_one(".detail-text", Static).update(describe_event(event, number, now, viewer))
         self.query_one(".detail-actions").display = True
         has_url = bool(event.url)
+        refusal = link_refusal(event.url) if event.url else None
         opener = self.query_one("#detail-open", Button)
-        opener.disabled = not (has_url and browser_available())
-        opener.tooltip = (
-            None if browser_available() else "No web browser found; copy the URL instead."
-        )
+        opener.disabled = not (has_url and refusal is None and browser_available())
+        if refusal is not None:
+            opener.tooltip = f"Not a web link: {refusal}."
+        else:
+            opener.tooltip = (
+                None if browser_available() else "No web browser found; copy the URL instead."
+            )
         self.query_one("#detail-copy-url", Button).disabled = not has_url
         self.query_one("#detail-copy-images", Button).disabled = not self.image_urls()
         self.query_one(".detail-scroll", VerticalScroll).scroll_home(animate=False)
@@ -143,12 +162,16 @@ class EventDetail(Vertical):
         return [url for url in (images.square, images.landscape) if url] if images else []
 
     def open_page(self) -> None:
-        """Open the event page in the browser, or copy it when there is none."""
+        """Open the event page in the browser, or copy it when there is none. A page that
+        is not a web link is not opened: the app's ``open_url`` says why."""
         if self.event is None or not self.event.url:
             return
-        if browser_available():
-            self.app.open_url(self.event.url)
-            self.notify(self.event.url, title="Opened in your browser")
+        url = self.event.url
+        if not openable(url):
+            self.app.open_url(url)  # refused there, with the reason on screen
+        elif browser_available():
+            self.app.open_url(url)
+            self.notify(url, title="Opened in your browser", markup=False)
         else:
             self.copy_url()
 
