@@ -23,6 +23,8 @@ from typing import Any, Literal
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
+from creditscope.spreadsheet_cells import safe_row
+
 Row = BaseModel | Mapping[str, Any]
 Format = Literal["csv", "json"]
 LIST_SEPARATOR = "; "
@@ -121,9 +123,9 @@ def csv_text(rows: Iterable[Row], columns: Sequence[str] | None = None) -> str:
     header = list(columns) if columns is not None else csv_columns(flat_rows)
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(header)
-    for flat in flat_rows:
-        writer.writerow(cell_text(flat.get(column)) for column in header)
+    writer.writerow(safe_row(header))
+    for flat in flat_rows:  # the service's text: never a formula to a spreadsheet
+        writer.writerow(safe_row(cell_text(flat.get(column)) for column in header))
     return out.getvalue()
 
 

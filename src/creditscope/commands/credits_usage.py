@@ -10,6 +10,7 @@ from dataclasses import asdict
 from typing import Literal
 
 from creditscope.client.usage import GRADE_NAMES, OUTCOMES, Bucket, Usage
+from creditscope.spreadsheet_cells import safe_row
 from creditscope.wording import counted
 
 Grouping = Literal["day", "hour", "operation"]
@@ -35,8 +36,8 @@ def usage_csv(usage: Usage, by: Grouping) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
     writer.writerow((by, *HEADER))
-    for bucket in buckets_of(usage, by):
-        writer.writerow((bucket.label, *_cells(bucket)))
+    for bucket in buckets_of(usage, by):  # an operation's label could come from a ledger
+        writer.writerow(safe_row((bucket.label, *_cells(bucket))))
     return out.getvalue()
 
 

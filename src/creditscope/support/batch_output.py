@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from creditscope import operations
+from creditscope.spreadsheet_cells import safe_row
 from creditscope.support.batch_index import UniqueRequest
 from creditscope.support.batch_input import BatchFile, InputRow
 from creditscope.support.batch_plan import BatchPlan, request_key, row_request
@@ -122,8 +123,8 @@ def write_rows(handle: TextIO, fmt: str, columns: tuple[str, ...],
             count += 1
         return count
     writer = csv.writer(handle, lineterminator="\n")
-    writer.writerow(columns)
-    for row in rows:
-        writer.writerow(["" if row.get(c) is None else row.get(c) for c in columns])
+    writer.writerow(safe_row(columns))
+    for row in rows:  # the customer's cells and the service's names: never a formula
+        writer.writerow(safe_row("" if row.get(c) is None else row.get(c) for c in columns))
         count += 1
     return count
