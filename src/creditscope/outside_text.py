@@ -66,7 +66,7 @@ def json_text(value: Any, **dumps: Any) -> str:
     escaped as JSON escapes it (``\\u001b``, ``\\u202e``): the same data to a parser,
     nothing a terminal acts on. (Outside strings a hidden character cannot occur.)"""
     text = json.dumps(value, ensure_ascii=False, **dumps)
-    if text.isascii():
+    if text.isascii() and "\x7f" not in text:
         return text
     # C0 controls are escaped by json itself, and a line break outside a string is layout.
     return "".join(

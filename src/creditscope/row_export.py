@@ -12,7 +12,6 @@ CSV has a header row; nested objects are flattened into dotted column names
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -23,7 +22,7 @@ from typing import Any, Literal
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
 
-from creditscope.spreadsheet_cells import safe_row
+from creditscope.spreadsheet_cells import TableWriter
 
 Row = BaseModel | Mapping[str, Any]
 Format = Literal["csv", "json"]
@@ -122,10 +121,10 @@ def csv_text(rows: Iterable[Row], columns: Sequence[str] | None = None) -> str:
     flat_rows = [flatten(dump_row(row)) for row in rows]
     header = list(columns) if columns is not None else csv_columns(flat_rows)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
-    writer.writerow(safe_row(header))
+    writer = TableWriter(out)
+    writer.writerow(header)
     for flat in flat_rows:  # the service's text: never a formula to a spreadsheet
-        writer.writerow(safe_row(cell_text(flat.get(column)) for column in header))
+        writer.writerow(cell_text(flat.get(column)) for column in header)
     return out.getvalue()
 
 

@@ -3,14 +3,13 @@ CSV or JSON (from :func:`creditscope.client.usage.usage_of`, as the explorer sho
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from dataclasses import asdict
 from typing import Literal
 
 from creditscope.client.usage import GRADE_NAMES, OUTCOMES, Bucket, Usage
-from creditscope.spreadsheet_cells import safe_row
+from creditscope.spreadsheet_cells import TableWriter
 from creditscope.wording import counted
 
 Grouping = Literal["day", "hour", "operation"]
@@ -34,10 +33,10 @@ def _cells(bucket: Bucket) -> tuple[int, ...]:
 def usage_csv(usage: Usage, by: Grouping) -> str:
     """One CSV line per period or operation (no total line: a spreadsheet sums)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = TableWriter(out)
     writer.writerow((by, *HEADER))
-    for bucket in buckets_of(usage, by):  # an operation's label could come from a ledger
-        writer.writerow(safe_row((bucket.label, *_cells(bucket))))
+    for bucket in buckets_of(usage, by):
+        writer.writerow((bucket.label, *_cells(bucket)))
     return out.getvalue()
 
 

@@ -1,0 +1,96 @@
+"""Outside text in the explorer: an event page that is not an http(s) web link is never
+handed to the browser (shown as text, with why), and nothing the service sends reaches
+the terminal as anything but text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from textual.app import App
+
+from creditscope.outside_text import hidden
+from creditscope.settings import Settings
+from creditscope.tui.screens.events import event_detail
+from creditscope.tui.textual_patch import shown_notifications
+from pilot_support import settle
+from security.hostile_corpus import HOSTILE_TEXT, HOSTILE_URLS, OSC52_CLIPBOARD, WEB_URLS
+
+from .conftest import SIZE
+from .test_events_screen import search, stub_app
+
+WEB_URL = WEB_URLS[0]
+
+
+def feed(events: list[dict[str, Any]]) -> httpx.Response:
+    location = {"lat": 38.72, "lng": -9.14, "nearest_city": "Lisbon"}
+    return httpx.Response(200, json={"location": location, "count": len(events),
+                                     "cursor": None, "events": events},
+                          headers={"X-Credits-Charged": "3", "X-Credits-Remaining": "9997"})
+
+
+def event(number: int, **fields: Any) -> dict[str, Any]:
+    venue = {"name": "Coliseu", "city": "Lisbon", "country_code": "PT",
+             "latitude": 38.71 + number / 1000, "longitude": -9.14}
+    return {"id": f"ev{number}", "name": f"Event {number}", "status": "on-sale",
+            "lineup": ["Ana"], "venue": venue, **fields}
+
+
+async def test_a_hostile_event_url_never_reaches_the_browser(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    urls = [WEB_URL, *HOSTILE_URLS]
+    opened: list[str] = []  # what Textual would hand to the browser (or a web tab's page)
+    monkeypatch.setattr(App, "open_url", lambda self, url, **_: opened.append(url))
+    monkeypatch.setattr(event_detail, "browser_available", lambda: True)
+    app = stub_app(tmp_path, settings, lambda request: feed(
+        [event(number, url=url) for number, url in enumerate(urls)]))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        for row, url in enumerate(urls):
+            screen.feed_table.move_cursor(row=row)
+            await settle(pilot)
+            detail = screen.detail
+            assert detail.event is not None and detail.event.url == url
+            await pilot.press("o")
+            await settle(pilot)
+            last = shown_notifications(app)[-1]
+            if url == WEB_URL:
+                assert last.title == "Opened in your browser"
+                continue
+            assert last.title == "Link not opened" and "Not opened: " in last.message
+            assert not any(hidden(char) for char in last.message if char != "\n")
+        assert opened == [WEB_URL]
+
+
+async def test_the_page_row_says_why_a_link_is_not_opened(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(event_detail, "browser_available", lambda: True)
+    app = stub_app(tmp_path, settings, lambda request: feed(
+        [event(0, url="javascript:alert(1)")]))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        text = str(event_detail.page_text(screen.detail.event.url if screen.detail.event
+                                          else None))
+        assert text.startswith("javascript:alert(1) (not opened: it is a javascript: link")
+        assert screen.detail.query_one("#detail-open").disabled
+
+
+async def test_names_the_service_sends_reach_the_terminal_as_text_only(
+    tmp_path: Path, settings: Settings
+) -> None:
+    events = [event(number, name=name, lineup=[name], url=f"https://e.example/{number}")
+              for number, name in enumerate(HOSTILE_TEXT)]
+    events[0]["venue"]["name"] = OSC52_CLIPBOARD
+    app = stub_app(tmp_path, settings, lambda request: feed(events))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        for row in range(len(events)):  # each event in the detail panel, and the feed
+            screen.feed_table.move_cursor(row=row)
+            await settle(pilot)
+            drawn = app.export_screenshot()
+            assert not any(hidden(char) for char in drawn if char != "\n"), row
+            assert "Lisboa" in drawn
