@@ -23,6 +23,7 @@ from browser_harness import (
     TerminalStream,
     chromium,
     free_port,
+    open_explorer,
     printed_url,
     require_browser,
     wait_for_port,
@@ -114,10 +115,7 @@ def test_a_javascript_event_url_opens_nothing_and_runs_nothing(
                 page.on("dialog", dismissed)
                 stream = TerminalStream(page)
                 try:
-                    page.goto(url, wait_until="load")
-                    stream.wait_for("creditscope", timeout=30)
-                    page.wait_for_selector("body.-first-byte", state="attached")
-                    page.focus(".xterm-helper-textarea")
+                    open_explorer(page, url, stream)
                     page.wait_for_timeout(500)
                     # The Events search box has the cursor: search, and the feed shows the event.
                     page.keyboard.type("38.72, -9.14")
