@@ -13,6 +13,7 @@ from textual.app import App
 
 from creditscope.outside_text import hidden
 from creditscope.settings import Settings
+from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.events import event_detail
 from creditscope.tui.textual_patch import shown_notifications
 from pilot_support import settle
@@ -94,3 +95,29 @@ async def test_names_the_service_sends_reach_the_terminal_as_text_only(
             drawn = app.export_screenshot()
             assert not any(hidden(char) for char in drawn if char != "\n"), row
             assert "Lisboa" in drawn
+
+
+async def test_a_name_that_names_an_action_runs_nothing_when_clicked(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+    # An action the explorer would run, were text allowed to name one.
+    monkeypatch.setattr(CreditscopeApp, "action_planted", lambda self: ran.append("planted"),
+                        raising=False)
+    planted = "[@click=app.planted]Fado"
+    answer = feed([event(0, name=planted, lineup=[planted], url="https://e.example/0")])
+    body = answer.json()
+    body["location"]["nearest_city"] = "[@click=app.planted]Lisbon[/]"
+    app = stub_app(tmp_path, settings, lambda request: httpx.Response(
+        200, json=body, headers=answer.headers))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        assert screen.detail.event is not None and screen.detail.event.name == planted
+        summary = screen.query_one("#events-summary")
+        assert "[@click=app.planted]Lisbon[/]" in str(summary.render())  # shown as sent
+        for x in range(0, summary.size.width):  # every cell of the summary line
+            await pilot.click(summary, offset=(x, 0))
+        for x in range(20, 45):  # across the Event column of the first row
+            await pilot.click(screen.feed_table, offset=(x, 1))
+        await settle(pilot)
+        assert ran == []

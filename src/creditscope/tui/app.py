@@ -29,6 +29,7 @@ from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
 from creditscope.tui.textual_patch import (
     FirstFrameHooks,
+    NoActionsFromText,
     SurvivesWidgetErrors,
     after_first_frame,
     cache_inner_outer_by_colour,
@@ -69,7 +70,7 @@ def _screen_factory(app: CreditscopeApp, entry: NavEntry) -> Callable[[], Screen
     return build
 
 
-class CreditscopeApp(ClientApp, SurvivesWidgetErrors, FirstFrameHooks):
+class CreditscopeApp(ClientApp, SurvivesWidgetErrors, FirstFrameHooks, NoActionsFromText):
     """The creditscope explorer: one mode per main area, a live credit meter, a call inspector."""
 
     # Every stylesheet, loaded once by the app (no screen has its own): rules are global

@@ -101,6 +101,17 @@ whatever the explorer draws, from whatever widget, reaches the terminal as text
 only. Each is zero cells wide already, so no layout moves. Checked by what the
 functions do, not by version: if either table cannot be found the test fails.
 
+12. Actions named by text. Textual's markup, and Rich's, read ``[@click=app.quit]``
+as a style whose click runs an action (``App._broker_event``, called by every
+widget's ``_on_click``, ``_on_mouse_down`` and ``_on_mouse_up``), and a
+``DataTable`` parses every string cell as markup: a restaurant named
+``[@click=app.screenshot()]Tasca[/]`` wrote a file on the host when its row was
+clicked, and any ``action_`` of the app or a screen could be named so. The explorer
+names no action in text (its links and buttons are widgets), so
+:class:`NoActionsFromText` brokers none: whatever the text says, a click is a click.
+Applied on every Textual: a renamed hook leaves it without effect, and the test that
+clicks such a name fails.
+
 On any other Textual the explorer is just slower (or larger, or exits on a
 widget's error), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -249,6 +260,17 @@ def after_first_frame(node: MessagePump, callback: Callable[[], object]) -> None
         app._first_frame_waiters.append((node, callback))
     else:
         node.call_after_refresh(node.call_after_refresh, callback)
+
+
+class NoActionsFromText(App[None]):
+    """An App on which no text's style runs an action (item 12)."""
+
+    async def _broker_event(
+        self, event_name: str, event: events.Event, default_namespace: DOMNode
+    ) -> bool:
+        """Textual's hook that runs a style's ``@click`` (and ``@mouse.down``/``up``):
+        never, since any such name in drawn text came from outside."""
+        return False
 
 
 class SurvivesWidgetErrors(App[None]):
