@@ -90,6 +90,16 @@ def test_json_keeps_the_exact_data_escaped(text: str) -> None:
     assert json.loads(printed) == {"name": text, "list": [text]}
 
 
+@pytest.mark.parametrize("text", HOSTILE_TEXT)
+def test_the_explorers_raw_response_shows_hidden_characters_as_escapes(text: str) -> None:
+    from creditscope.tui.widgets.json_view import pretty_json
+
+    raw = json.dumps({"results": [{"name": text}]}, ensure_ascii=False)
+    shown_json = pretty_json(raw)
+    assert terminal_safe(shown_json)
+    assert json.loads(shown_json) == json.loads(raw)  # copied or saved, the same data
+
+
 @pytest.fixture
 def service(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeService]:
     """Every client the CLI builds talks to this fake service."""

@@ -12,6 +12,7 @@ import pytest
 from textual.app import App
 
 from creditscope.outside_text import hidden
+from creditscope.sandbox import SANDBOX_BASE_URL
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.events import event_detail
@@ -21,6 +22,7 @@ from security.hostile_corpus import HOSTILE_TEXT, HOSTILE_URLS, OSC52_CLIPBOARD,
 
 from .conftest import SIZE
 from .test_events_screen import search, stub_app
+from .test_support_desk import calls, open_area, paste_into_import, static_text
 
 WEB_URL = WEB_URLS[0]
 
@@ -121,3 +123,19 @@ async def test_a_name_that_names_an_action_runs_nothing_when_clicked(
             await pilot.click(screen.feed_table, offset=(x, 1))
         await settle(pilot)
         assert ran == []
+
+
+async def test_a_pasted_name_with_a_bidi_override_is_refused_free_naming_it(
+    make_app: Any,
+) -> None:
+    pasted = (f"curl -X POST {SANDBOX_BASE_URL}/professional_network/find_company "
+              "-d '{\"name\": \"Contoso\u202e Ltd\"}'")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_area(pilot, "company")
+        await paste_into_import(pilot, pasted)
+        result = static_text(app, "#import-result")
+        assert "U+202E RIGHT-TO-LEFT OVERRIDE" in result
+        assert "name: Contoso\\u202e Ltd" in result  # the value shown as it is, visibly
+        assert "\u202e" not in result
+        assert calls(app) == 0
