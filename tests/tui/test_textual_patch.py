@@ -259,3 +259,14 @@ async def test_work_after_the_first_frame_waits_for_it_and_the_frame_is_whole(
         await pilot.pause()
         await pilot.pause()
         assert seen == [True, False]
+
+
+def test_textual_and_rich_strip_every_hidden_character_once_extended() -> None:
+    from rich.text import Text
+    from textual.content import Content
+
+    from creditscope.tui.textual_patch import strip_hidden_when_drawn
+
+    assert strip_hidden_when_drawn()  # both tables found (item 11)
+    hostile = "a\x1b]0;t\x07b\x9b\u202e\u200bc\nd\te"
+    assert Text(hostile).plain == Content(hostile).plain == "a]0;tbc\nd\te"
