@@ -146,7 +146,8 @@ class CreditscopeApp(ClientApp, SurvivesWidgetErrors, FirstFrameHooks, NoActions
         Anything else is named, as text, with why it was not opened."""
         refusal = link_refusal(url)
         if refusal is not None:
-            self.notify(f"{shown(url)}\nNot opened: {refusal}.", title="Link not opened",
+            named = url if len(url) <= 200 else f"{url[:199]}…"  # a data: URL runs long
+            self.notify(f"{shown(named)}\nNot opened: {refusal}.", title="Link not opened",
                         severity="warning", markup=False)
             return
         super().open_url(url, new_tab=new_tab)

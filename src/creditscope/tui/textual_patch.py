@@ -2,8 +2,9 @@
 
 Five workarounds, each applied only to the Textual version it was read against
 (1.-3., 7., 8.), two reads of what Textual does not export (4., 5.), the
-benchmarks' key-to-frame timing (6.) and a render cache for tables refilled with
-rows they showed before (9., in ``table_cells_patch.py``).
+benchmarks' key-to-frame timing (6.), a render cache for tables refilled with
+rows they showed before (9., in ``table_cells_patch.py``), and two guards against
+outside text, applied on every Textual (11., 12.).
 
 1. Stylesheet refresh on a mode's first visit. What it works around: since Textual
 0.86 (PR Textualize/textual#5211, fixing issue #5210, "refresh on mode switch"; its
@@ -103,10 +104,11 @@ functions do, not by version: if either table cannot be found the test fails.
 
 12. Actions named by text. Textual's markup, and Rich's, read ``[@click=app.quit]``
 as a style whose click runs an action (``App._broker_event``, called by every
-widget's ``_on_click``, ``_on_mouse_down`` and ``_on_mouse_up``), and a
-``DataTable`` parses every string cell as markup: a restaurant named
-``[@click=app.screenshot()]Tasca[/]`` wrote a file on the host when its row was
-clicked, and any ``action_`` of the app or a screen could be named so. The explorer
+widget's ``_on_click``, ``_on_mouse_down`` and ``_on_mouse_up``), and ``Static``
+text and a ``DataTable``'s string cells are markup: a nearest city the service
+named ``[@click=app.screenshot()]Lisbon[/]`` in the Events summary ran that action
+(a file written on the host) when clicked, and any ``action_`` of the app or a
+screen could be named so. The explorer
 names no action in text (its links and buttons are widgets), so
 :class:`NoActionsFromText` brokers none: whatever the text says, a click is a click.
 Applied on every Textual: a renamed hook leaves it without effect, and the test that
