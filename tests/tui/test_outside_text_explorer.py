@@ -21,6 +21,8 @@ from pilot_support import settle
 from security.hostile_corpus import HOSTILE_TEXT, HOSTILE_URLS, OSC52_CLIPBOARD, WEB_URLS
 
 from .conftest import SIZE
+from .test_company import look_up, open_company
+from .test_company import spent as company_spent
 from .test_events_screen import search, stub_app
 from .test_support_desk import calls, open_area, paste_into_import, static_text
 
@@ -139,3 +141,17 @@ async def test_a_pasted_name_with_a_bidi_override_is_refused_free_naming_it(
         assert "name: Contoso\\u202e Ltd" in result  # the value shown as it is, visibly
         assert "\u202e" not in result
         assert calls(app) == 0
+
+
+async def test_a_name_with_a_zero_width_space_is_the_cached_lookup_with_a_note(
+    make_app: Any,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_company(pilot)
+        await look_up(pilot, "Contoso Ltd")
+        assert company_spent(app) == 10
+        await look_up(pilot, "Contoso\u200b Ltd")
+        assert company_spent(app) == 10  # the same lookup: served from the cache, free
+        notes = [note.message for note in shown_notifications(app)]
+        assert "name: removed 1 invisible character (U+200B ZERO WIDTH SPACE)" in notes
