@@ -10,6 +10,7 @@ from typing import Any
 import httpx
 import pytest
 from textual.app import App
+from textual.content import Content
 
 from creditscope.outside_text import hidden
 from creditscope.sandbox import SANDBOX_BASE_URL
@@ -155,3 +156,18 @@ async def test_a_name_with_a_zero_width_space_is_the_cached_lookup_with_a_note(
         assert company_spent(app) == 10  # the same lookup: served from the cache, free
         notes = [note.message for note in shown_notifications(app)]
         assert "name: removed 1 invisible character (U+200B ZERO WIDTH SPACE)" in notes
+
+
+async def test_copying_a_url_that_reads_as_markup_names_it_as_it_is(
+    tmp_path: Path, settings: Settings, copied: list[str]
+) -> None:
+    url = "https://e.example/[/]x[b]"  # as markup: a closing tag with nothing to close
+    app = stub_app(tmp_path, settings, lambda request: feed([event(0, url=url)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "Lisbon")
+        await pilot.press("c")
+        await settle(pilot)
+        assert copied == [url]
+        note = shown_notifications(app)[-1]
+        assert note.title == "Copied"  # and the toast draws the URL as it is:
+        assert f"Event URL {url} (" in Content.from_markup(note.message).plain
