@@ -11,6 +11,7 @@ import httpx
 import pytest
 from textual.app import App
 from textual.content import Content
+from textual.widgets import Label, Static
 
 from creditscope.outside_text import hidden
 from creditscope.sandbox import SANDBOX_BASE_URL
@@ -18,6 +19,7 @@ from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.events import event_detail
 from creditscope.tui.textual_patch import shown_notifications
+from creditscope.tui.widgets.error_panel import ErrorPanel
 from pilot_support import settle
 from security.hostile_corpus import HOSTILE_TEXT, HOSTILE_URLS, OSC52_CLIPBOARD, WEB_URLS
 
@@ -171,3 +173,21 @@ async def test_copying_a_url_that_reads_as_markup_names_it_as_it_is(
         note = shown_notifications(app)[-1]
         assert note.title == "Copied"  # and the toast draws the URL as it is:
         assert f"Event URL {url} (" in Content.from_markup(note.message).plain
+
+
+async def test_a_service_error_that_reads_as_markup_is_shown_as_sent(
+    tmp_path: Path, settings: Settings
+) -> None:
+    message = f"The feed is [/] down [b]{OSC52_CLIPBOARD}"
+    app = stub_app(tmp_path, settings, lambda request: httpx.Response(
+        500, json={"error": {"code": "internal_[/]error", "message": message}}))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        panel = screen.query_one(ErrorPanel)
+        assert panel.display
+        shown_message = str(panel.query_one(".error-message", Static).render())
+        # As sent, but for the escape sequence's control characters, which are not drawn.
+        assert shown_message == "".join(char for char in message if not hidden(char))
+        assert "internal_[/]error" in str(panel.query_one(".error-code", Label).render())
+        drawn = app.export_screenshot()
+        assert not any(hidden(char) for char in drawn if char != "\n")
