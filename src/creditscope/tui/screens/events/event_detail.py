@@ -19,6 +19,7 @@ from creditscope.gazetteer import load_gazetteer
 from creditscope.link_safety import link_refusal, openable
 from creditscope.outside_text import shown
 from creditscope.tui.clipboard import copy_text
+from creditscope.tui.fact_rows import add_fact
 from creditscope.tui.screens.events.formatting import (
     coordinates_text,
     event_zone,
@@ -87,26 +88,26 @@ def describe_event(
     end = dates.end if dates else None
     on_sale = dates.on_sale if dates else None
     # What a buyer asks first (when, can I buy, how much) comes before the venue and links.
-    grid.add_row("When", span_text(start, end, venue_zone, year=True))
-    grid.add_row("Your time", span_text(start, end, viewer))
+    add_fact(grid, "When", span_text(start, end, venue_zone, year=True))
+    add_fact(grid, "Your time", span_text(start, end, viewer))
     sale = Text(on_sale_text(on_sale, now, venue_zone), style="bold")
     if on_sale is not None:
         sale.append(f" ({moment_text(on_sale, venue_zone)})", style="bright_black")
-    grid.add_row("Tickets", sale)
-    grid.add_row("Price", f"{price_detail(event.price)} · {event.tag or 'no tag'}")
-    grid.add_row("Lineup", ", ".join(event.lineup) if event.lineup else "—")
+    add_fact(grid, "Tickets", sale)
+    add_fact(grid, "Price", f"{price_detail(event.price)} · {event.tag or 'no tag'}")
+    add_fact(grid, "Lineup", ", ".join(event.lineup) if event.lineup else "—")
     venue = event.venue
     if venue is not None:
         place = ", ".join(part for part in (venue.name, venue.address) if part)
-        grid.add_row("Venue", place or "—")
-        grid.add_row("", f"{venue.city or '—'}, {country_name(venue.country_code)}")
-        grid.add_row("", coordinates_text(venue.latitude, venue.longitude))
+        add_fact(grid, "Venue", place or "—")
+        add_fact(grid, "", f"{venue.city or '—'}, {country_name(venue.country_code)}")
+        add_fact(grid, "", coordinates_text(venue.latitude, venue.longitude))
     else:
-        grid.add_row("Venue", "—")
-    grid.add_row("Page", page_text(event.url))
+        add_fact(grid, "Venue", "—")
+    add_fact(grid, "Page", page_text(event.url))
     images = event.images
-    grid.add_row("Images", (images.square if images else None) or "—")
-    grid.add_row("", (images.landscape if images else None) or "—")
+    add_fact(grid, "Images", (images.square if images else None) or "—")
+    add_fact(grid, "", (images.landscape if images else None) or "—")
     return Group(title, grid)
 
 
