@@ -127,3 +127,20 @@ class CountingTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         self.count += 1
         return await self.inner.handle_async_request(request)
+
+
+def commands_talk_to(service: FakeService, monkeypatch: Any, key: str) -> None:
+    """Every client the CLI builds (``wiring.build_client``) talks to ``service``, as a
+    configured live service with ``key``, retrying without waiting."""
+    from creditscope import wiring
+
+    original = wiring.build_client
+    monkeypatch.setenv("CREDITSCOPE_BASE_URL", "https://api.example.test")
+    monkeypatch.setenv("CREDITSCOPE_API_KEY", key)
+
+    def build(settings: Any, **_: Any) -> Any:
+        client = original(settings, transport=service.transport)
+        client.retry_policy = InstantRetry()
+        return client
+
+    monkeypatch.setattr(wiring, "build_client", build)

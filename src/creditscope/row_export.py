@@ -12,7 +12,6 @@ CSV has a header row; nested objects are flattened into dotted column names
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 import re
@@ -22,6 +21,8 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 from pydantic_core import to_jsonable_python
+
+from creditscope.spreadsheet_cells import TableWriter
 
 Row = BaseModel | Mapping[str, Any]
 Format = Literal["csv", "json"]
@@ -120,9 +121,9 @@ def csv_text(rows: Iterable[Row], columns: Sequence[str] | None = None) -> str:
     flat_rows = [flatten(dump_row(row)) for row in rows]
     header = list(columns) if columns is not None else csv_columns(flat_rows)
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = TableWriter(out)
     writer.writerow(header)
-    for flat in flat_rows:
+    for flat in flat_rows:  # the service's text: never a formula to a spreadsheet
         writer.writerow(cell_text(flat.get(column)) for column in header)
     return out.getvalue()
 

@@ -155,3 +155,26 @@ CELLS = st.one_of(
 @given(website=CELLS)
 def test_the_client_refuses_a_website_exactly_when_the_service_would(website: str) -> None:
     assert client_refuses(website) == sandbox_refuses(website)
+
+
+@pytest.mark.parametrize("typed", ["Contoso\u200b Ltd", "Contoso\u00a0Ltd", "\ufeffContoso Ltd",
+                                   "Con\u200dtoso\u2060 Ltd"])
+async def test_an_invisible_character_costs_nothing_when_the_name_is_cached(
+    sandbox_client: Callable[..., DataClient], typed: str,
+) -> None:
+    client = sandbox_client()
+    first = await client.call(operations.FIND_COMPANY, {"name": "Contoso Ltd"})
+    again = await client.call(operations.FIND_COMPANY, {"name": typed})
+    assert again.record.cache is CacheStatus.HIT and again.data == first.data
+    assert again.record.params == {"name": "Contoso Ltd"}  # folded before it would be sent
+    assert sent(client) == 1 and client.ledger.session_totals().spent == 10
+
+
+async def test_a_bidi_override_in_a_name_is_refused_free_naming_it(
+    sandbox_client: Callable[..., DataClient],
+) -> None:
+    client = sandbox_client()
+    with pytest.raises(errors.InvalidRequest) as refused:
+        await client.call(operations.FIND_COMPANY, {"name": "Contoso\u202e Ltd"})
+    assert "U+202E RIGHT-TO-LEFT OVERRIDE" in refused.value.message
+    assert sent(client) == 0 and client.ledger.session_totals().spent == 0

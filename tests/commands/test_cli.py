@@ -11,8 +11,7 @@ import httpx
 import pytest
 from click.testing import CliRunner
 
-from client_fakes import FakeService, InstantRetry, error_response
-from creditscope import wiring
+from client_fakes import FakeService, commands_talk_to, error_response
 from creditscope.cli import main
 
 KEY = "sk_live_cli_secret_5555"
@@ -22,16 +21,7 @@ KEY = "sk_live_cli_secret_5555"
 def service(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeService]:
     """Every client the CLI builds talks to this fake service (a configured live URL)."""
     fake = FakeService()
-    original = wiring.build_client
-    monkeypatch.setenv("CREDITSCOPE_BASE_URL", "https://api.example.test")
-    monkeypatch.setenv("CREDITSCOPE_API_KEY", KEY)
-
-    def build(settings: Any, **_: Any) -> Any:
-        client = original(settings, transport=fake.transport)
-        client.retry_policy = InstantRetry()
-        return client
-
-    monkeypatch.setattr(wiring, "build_client", build)
+    commands_talk_to(fake, monkeypatch, KEY)
     yield fake
 
 

@@ -7,14 +7,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
 
 import click
 import httpx
 import pytest
 from click.testing import CliRunner, Result
 
-from client_fakes import FakeService, InstantRetry, error_response
+from client_fakes import FakeService, commands_talk_to, error_response
 from creditscope import wiring
 from creditscope.cli import main
 from creditscope.commands.error_output import JsonErrorsCommand
@@ -27,16 +26,7 @@ EXPLORER_WORDS = ("open settings", "go online", "confirm to spend", "under activ
 def fake(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeService]:
     """A configured live service, answered by a fake."""
     service = FakeService()
-    real = wiring.build_client
-    monkeypatch.setenv("CREDITSCOPE_BASE_URL", "https://api.example.test")
-    monkeypatch.setenv("CREDITSCOPE_API_KEY", "sk_live_json_errors_7777")
-
-    def build(settings: Any, **_: Any) -> Any:
-        client = real(settings, transport=service.transport)
-        client.retry_policy = InstantRetry()
-        return client
-
-    monkeypatch.setattr(wiring, "build_client", build)
+    commands_talk_to(service, monkeypatch, "sk_live_json_errors_7777")
     monkeypatch.setattr(wiring, "service_transport", lambda settings: service.transport)
     yield service
 

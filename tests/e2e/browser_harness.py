@@ -190,3 +190,14 @@ class TerminalStream:
                 pytest.fail(f"{why}; the page never showed any of {needles!r}. Last text:\n{tail}")
             # Waiting through Playwright lets it deliver the frame events meanwhile.
             self.page.wait_for_timeout(100)
+
+
+def open_explorer(page: Page, url: str, stream: TerminalStream) -> None:
+    """Load the explorer at ``url`` and wait until it has painted and takes keys."""
+    page.goto(url, wait_until="load")
+    # The token became a cookie; a screen share no longer shows it.
+    assert "token" not in page.url
+    # The explorer's header is the first thing it paints.
+    stream.wait_for("creditscope", timeout=30)
+    page.wait_for_selector("body.-first-byte", state="attached")
+    page.focus(".xterm-helper-textarea")

@@ -18,6 +18,7 @@ from browser_harness import (
     TerminalStream,
     chromium,
     free_port,
+    open_explorer,
     printed_url,
     require_browser,
     wait_for_port,
@@ -62,13 +63,7 @@ def test_explorer_in_a_browser(tmp_path: Path, isolated_dirs: dict[str, Path]) -
             page = context.new_page()
             stream = TerminalStream(page)
             try:
-                page.goto(url, wait_until="load")
-                # The token became a cookie; a screen share no longer shows it.
-                assert "token" not in page.url
-                # The explorer's header is the first thing it paints.
-                stream.wait_for("creditscope", timeout=30)
-                page.wait_for_selector("body.-first-byte", state="attached")
-                page.focus(".xterm-helper-textarea")
+                open_explorer(page, url, stream)
 
                 # Escape leaves the first screen's search box, so digits navigate;
                 # the pause keeps the terminal from reading Escape+5 as Alt+5.

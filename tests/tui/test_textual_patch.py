@@ -279,3 +279,14 @@ def test_escape_then_a_digit_is_read_as_alt_digit_not_an_option_character() -> N
     keys = [*parser.feed("\x1b3"), *parser.feed("")]  # "" ends the input: no more sequence
     assert [(k.key, k.character) for k in keys] == [("alt+3", "3")]
     assert [k.key for k in typed_keys(keys[0])] == ["escape", "3"]
+
+
+def test_textual_and_rich_strip_every_hidden_character_once_extended() -> None:
+    from rich.text import Text
+    from textual.content import Content
+
+    from creditscope.tui.textual_patch import strip_hidden_when_drawn
+
+    assert strip_hidden_when_drawn()  # both tables found (item 12)
+    hostile = "a\x1b]0;t\x07b\x9b\u202e\u200bc\nd\te"
+    assert Text(hostile).plain == Content(hostile).plain == "a]0;tbc\nd\te"

@@ -25,12 +25,14 @@ PRIVATE_MODULES = {
     "textual._styles_cache": "styles-cache",
     "textual.widgets._footer": "footer-keys",
     "textual._ansi_sequences": "escape-then-key",
+    "textual.widgets._data_table": "plain-cells",
     "textual._types": None,
 }
 
 SCRIPT = r'''
 import asyncio, importlib, json, sys
 import textual.app, textual.widgets, textual._xterm_parser  # what Textual itself loads
+import textual.widgets.data_table  # Textual's public face of textual.widgets._data_table
 for name in textual.widgets.__all__:  # Textual's own lazy widgets, loaded while it can
     getattr(textual.widgets, name)
 importlib.import_module(BLOCKED)

@@ -2,16 +2,16 @@
 
 ``validate`` turns user input (typed values, or strings from the CLI and forms)
 into the canonical parameters of an operation: values converted to their spec
-types, text trimmed, spec defaults applied, ``None`` treated as omitted, keys sorted. Anything
-the spec forbids raises ``InvalidRequest`` naming the field, so forms can put
-the message next to it.
+types, text trimmed, zero-width characters and odd spaces folded (``name_characters``),
+spec defaults applied, ``None`` treated as omitted, keys sorted. Anything the spec
+forbids raises ``InvalidRequest`` naming the field, so forms can put the message
+next to it.
 """
 
 from __future__ import annotations
 
 import math
 import types
-import unicodedata
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
@@ -21,11 +21,10 @@ from pydantic import ValidationError
 
 from creditscope import models, operations
 from creditscope.client.errors import InvalidRequest
+from creditscope.name_characters import fold_name, refused_character
 
 # Re-exported: the longest text accepted where the spec sets no maximum.
 MAX_TEXT_LENGTH = models.MAX_TEXT_LENGTH
-# Bidirectional overrides and isolates: they make a terminal show text other than what is sent.
-_BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
 
 
 @dataclass(frozen=True)
@@ -103,7 +102,9 @@ def validate(operation: str, params: Mapping[str, Any]) -> dict[str, Any]:
     op = operation_named(operation)
     model = op.request_model
     rules = field_rules(model)
-    given = {key: value for key, value in params.items() if value is not None}
+    # Invisible characters and odd spaces folded first: validated, keyed and sent folded.
+    given = {key: fold_name(value) if isinstance(value, str) else value
+             for key, value in params.items() if value is not None}
     for key in given:
         if key not in rules:
             hint = ", ".join(rules) if rules else "none"
@@ -191,14 +192,14 @@ def _text(value: Any, field: str, *, required: bool, limit: int | None) -> str:
 
 
 def _printable(value: str, field: str) -> None:
-    """Refuse control characters and bidi overrides (emoji and right-to-left text are fine)."""
-    for char in value:
-        if unicodedata.category(char) == "Cc" or char in _BIDI_CONTROLS:
-            raise _invalid(
-                field,
-                f"{field} contains an invisible control character (U+{ord(char):04X});"
-                " remove it and try again",
-            )
+    """Refuse control characters, bidi overrides and other invisible format characters
+    that folding leaves (emoji and right-to-left text are fine), naming the character."""
+    refused = refused_character(value)
+    if refused is not None:
+        raise _invalid(
+            field, f"{field} contains an invisible control character ({refused});"
+            " remove it and try again",
+        )
 
 
 def _number(value: Any, field: str, low: float | None, high: float | None) -> float:

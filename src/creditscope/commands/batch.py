@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING
 import click
 
 from creditscope import operations
+from creditscope.outside_text import shown
 from creditscope.wording import counted
 
 if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
@@ -137,7 +138,7 @@ def _batch(source: BatchFile, output: Output, *, yes: bool, concurrency: int, dr
     # The ledger file keeps every call; memory keeps the last few hundred (flat RSS).
     client = build_client(command_settings(), session=SpendSession(keep_records=500))
     try:
-        click.echo(f"{source.path}: {source.description}", err=True)
+        click.echo(shown(f"{source.path}: {source.description}"), err=True)
         try:
             plan = plan_batch(client, source.operation, source,
                               allow_unknown_place=allow_unknown_place)
@@ -160,7 +161,7 @@ def _decide_and_run(client: DataClient, plan: BatchPlan, source: BatchFile, outp
     """Show the plan, then a dry run's results, the question, or the run itself."""
     spent = client.ledger.session_spent()
     for line in describe_plan(plan, client.price_of(plan.operation), client.budget, spent):
-        click.echo(line, err=True)
+        click.echo(shown(line), err=True)  # rows' problems quote the file: shown
     if dry_run or not plan.distinct:
         _write(output, source, client, plan, not_run="", dry_run=True)
         if not plan.distinct:
@@ -224,10 +225,11 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
         f"{run.rows_done} of {plan.valid} valid rows done · {run.spent} credits spent · "
         f"{counted(run.errors, 'error')} · {plan.invalid} invalid", err=True)
     if reason:
-        click.echo(f"{plan.valid - run.rows_done} rows not run: {reason}. Run the same command "
-                   "again to continue; finished rows come from the cache for free.", err=True)
+        click.echo(shown(f"{plan.valid - run.rows_done} rows not run: {reason}. Run the same "
+                         "command again to continue; finished rows come from the cache for "
+                         "free."), err=True)
     if remedy is not None and run.stopped_by is not None:
-        click.echo(remedy.step_for(run.stopped_by), err=True)
+        click.echo(shown(remedy.step_for(run.stopped_by)), err=True)
     if output.destination is None:
         click.echo("Add --out results.csv to keep one result row per input line.", err=True)
     if interrupted:

@@ -10,7 +10,6 @@ cached while offline.
 from __future__ import annotations
 
 import asyncio
-import json
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -20,6 +19,7 @@ from pydantic import BaseModel
 from creditscope import operations
 from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
 from creditscope.commands.remedies import EXIT_USAGE
+from creditscope.outside_text import json_text, shown
 
 if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
     from creditscope.client.client import DataClient
@@ -113,7 +113,8 @@ def _flatten(value: dict[str, Any], prefix: str = "") -> dict[str, Any]:
 def _cell(value: Any, width: int = 40) -> str:
     if value is None:
         return "-"
-    text = ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+    # The service's text, shown: an escape sequence in a name is printed, never obeyed.
+    text = shown(", ".join(map(str, value)) if isinstance(value, list) else str(value))
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
@@ -157,6 +158,7 @@ def command(
     """Call one operation and print the result."""
     from creditscope.client.history import clean_label
     from creditscope.commands.settings_loading import command_settings
+    from creditscope.name_characters import fold_notes
     from creditscope.wiring import build_client
 
     if from_curl is not None and operation is not None:
@@ -184,6 +186,8 @@ def command(
             from creditscope.commands.call_import import imported_call
 
             op_name, params = imported_call(from_curl, client, params)
+        for note in fold_notes(params):  # sent folded: say so, as it is not what was typed
+            click.echo(f"note: {shown(note)}", err=True)
         refusal = None if allow_unknown_place else _place_refusal(client, op_name, params)
         if refusal is not None:
             raise CommandProblem("unknown_place", refusal, "Correct the location, or add "
@@ -201,7 +205,7 @@ def command(
         if client.cache is not None:
             client.cache.close()
     if as_json or not sys.stdout.isatty():
-        click.echo(json.dumps(result.data.model_dump(mode="json"), indent=2, ensure_ascii=False))
+        click.echo(json_text(result.data.model_dump(mode="json"), indent=2))
     else:
         click.echo(render_table(result.data))
     click.echo(summary_line(result.record, remaining), err=True)
@@ -244,11 +248,11 @@ async def _call(
 
 def _print_plan(client: DataClient, operation: str, params: dict[str, Any]) -> None:
     plan = client.plan(operation, params)
-    click.echo(f"{plan.method} {plan.url}")
+    click.echo(f"{plan.method} {shown(plan.url)}")
     for name, value in plan.headers.items():
-        click.echo(f"{name}: {value}")
+        click.echo(f"{shown(name)}: {shown(value)}")
     if plan.body is not None:
         click.echo("")
-        click.echo(json.dumps(plan.body, ensure_ascii=False))
+        click.echo(json_text(plan.body))
     click.echo(f"\n{plan.words.sentence()}")
     click.echo("dry run: nothing was sent", err=True)

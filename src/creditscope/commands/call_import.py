@@ -7,6 +7,7 @@ from typing import Any
 
 import click
 
+from creditscope.outside_text import shown
 from creditscope.support.request_import import ImportProblem, import_request
 from creditscope.support.request_target import OtherService
 
@@ -41,9 +42,9 @@ def imported_call(text: str, client: Any, overrides: dict[str, Any]) -> tuple[st
                                f"to {exc.host}'s address to debug that service, or edit the "
                                "host in the command.") from None
     except ImportProblem as exc:
-        raise click.UsageError(f"cannot import the request: {exc}") from None
+        raise click.UsageError(f"cannot import the request: {shown(str(exc))}") from None
     click.echo(f"imported: {imported.operation} ({imported.title}) from a pasted "
                f"{imported.source}", err=True)
-    for note in imported.notes:
-        click.echo(f"note: {note}", err=True)
+    for note in imported.notes:  # a note may quote the paste: shown, never obeyed
+        click.echo(f"note: {shown(note)}", err=True)
     return imported.operation, {**imported.params, **overrides}

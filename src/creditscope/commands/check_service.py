@@ -11,13 +11,13 @@ as for ``call`` (the service refused the configured key or credits, or could not
 from __future__ import annotations
 
 import asyncio
-import json
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
 from creditscope.commands.remedies import EXIT_USAGE
+from creditscope.outside_text import json_text, shown_lines
 from creditscope.support.service_check.checks import DEFAULT_BUDGET, Verdict
 from creditscope.wording import counted
 
@@ -140,9 +140,10 @@ def command(budget: int, as_json: bool) -> None:
         click.echo("")
     report = asyncio.run(_run(settings, plan))
     if as_json:
-        click.echo(json.dumps(report_json(plan, report, service), indent=2, ensure_ascii=False))
+        click.echo(json_text(report_json(plan, report, service), indent=2))
     else:
-        click.echo("\n".join(result_lines(report)))
+        # Findings quote what the service sent: shown, never obeyed by the terminal.
+        click.echo(shown_lines("\n".join(result_lines(report))))
         if plan.excluded:  # what the user runs next to check the rest
             click.echo(f"Rules left unchecked for the budget: --budget {plan.budget_for_all} "
                        "checks every rule.")

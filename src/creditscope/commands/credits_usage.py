@@ -3,13 +3,13 @@ CSV or JSON (from :func:`creditscope.client.usage.usage_of`, as the explorer sho
 
 from __future__ import annotations
 
-import csv
 import io
 import json
 from dataclasses import asdict
 from typing import Literal
 
 from creditscope.client.usage import GRADE_NAMES, OUTCOMES, Bucket, Usage
+from creditscope.spreadsheet_cells import TableWriter
 from creditscope.wording import counted
 
 Grouping = Literal["day", "hour", "operation"]
@@ -33,7 +33,7 @@ def _cells(bucket: Bucket) -> tuple[int, ...]:
 def usage_csv(usage: Usage, by: Grouping) -> str:
     """One CSV line per period or operation (no total line: a spreadsheet sums)."""
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = TableWriter(out)
     writer.writerow((by, *HEADER))
     for bucket in buckets_of(usage, by):
         writer.writerow((bucket.label, *_cells(bucket)))

@@ -9,7 +9,6 @@ every client exception it lets through (worded by ``commands.remedies``).
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Sequence
 from typing import Any, NoReturn
@@ -18,6 +17,7 @@ import click
 
 from creditscope.client.errors import CreditscopeError
 from creditscope.commands.remedies import remedy_for
+from creditscope.outside_text import json_text, shown_lines
 
 JSON_FLAG = "--json"
 _WANTS_JSON = "creditscope.json_errors"
@@ -40,12 +40,13 @@ class CommandProblem(Exception):
     def show(self, as_json: bool) -> None:
         """JSON on stdout, or "error: message" and the next step on stderr."""
         if as_json:
-            click.echo(json.dumps({"error": {"code": self.code, "message": self.message,
-                                             "next_step": self.next_step}}, ensure_ascii=False))
+            click.echo(json_text({"error": {"code": self.code, "message": self.message,
+                                            "next_step": self.next_step}}))
             return
-        click.echo(f"error: {self.text}", err=True)
+        # A message may quote the service or a file: shown, never obeyed by the terminal.
+        click.echo(f"error: {shown_lines(self.text)}", err=True)
         if self.next_step and not self.says_step:
-            click.echo(self.next_step, err=True)
+            click.echo(shown_lines(self.next_step), err=True)
 
 
 def client_problem(error: CreditscopeError) -> CommandProblem:

@@ -8,7 +8,6 @@ label and date; ``--label`` and ``--since`` narrow it. Nothing is sent.
 
 from __future__ import annotations
 
-import json
 from datetime import datetime, time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -17,6 +16,7 @@ import click
 
 from creditscope.client.history import DEFAULT_PAGE, HistoryEntry, HistoryQuery, params_text
 from creditscope.commands.error_output import JsonErrorsCommand
+from creditscope.outside_text import json_text, shown
 
 if TYPE_CHECKING:
     from creditscope.client.history import CallHistory
@@ -72,9 +72,10 @@ def history_lines(entries: list[HistoryEntry]) -> list[str]:
         if entry.error_code:
             result += f" {entry.error_code}"
         label = f"[{entry.label}]  " if entry.label else ""
-        lines.append(f"{entry.id:>7}  {entry.at.astimezone():%Y-%m-%d %H:%M:%S}  "
-                     f"{entry.operation:<35} {result:<29} {credits_cell(entry):<15} "
-                     f"{entry.cache:<8}{label}{params_text(entry.params)}".rstrip())
+        # Parameters and error codes came from outside: shown, never obeyed by the terminal.
+        lines.append(shown(f"{entry.id:>7}  {entry.at.astimezone():%Y-%m-%d %H:%M:%S}  "
+                           f"{entry.operation:<35} {result:<29} {credits_cell(entry):<15} "
+                           f"{entry.cache:<8}{label}{params_text(entry.params)}".rstrip()))
     return lines
 
 
@@ -129,8 +130,7 @@ def command(search: str, label: str | None, since: str | None, limit: int, as_js
     finally:
         ledger.close()
     if as_json:
-        click.echo(json.dumps([entry.as_json() for entry in entries], indent=2,
-                              ensure_ascii=False))
+        click.echo(json_text([entry.as_json() for entry in entries], indent=2))
     elif entries:
         click.echo("\n".join(history_lines(entries)))
     else:

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
+from creditscope.outside_text import json_text, shown
 
 if TYPE_CHECKING:
     from creditscope.support.har_import import HarReading, PricedRequest
@@ -46,10 +47,11 @@ def listing_lines(items: list[PricedRequest]) -> list[str]:
         what = (f"{imported.operation} " + " ".join(f"{k}={v}" for k, v in
                                                     imported.params.items())
                 if imported else f"{request.method} {request.path}")
-        lines.append(f"#{request.number:<5} seen {seen:<4} {what.strip()}")
-        lines.append(f"       now: {item.now}")
+        # The HAR's text, shown: an escape sequence in a URL is printed, never obeyed.
+        lines.append(f"#{request.number:<5} seen {seen:<4} {shown(what.strip())}")
+        lines.append(f"       now: {shown(item.now)}")
         if command := call_command(item):
-            lines.append(f"       run: {command}")
+            lines.append(f"       run: {shown(command)}")
     return lines
 
 
@@ -98,14 +100,14 @@ def command(file: Path, as_json: bool) -> None:
             client.cache.close()
     total = cost_to_fetch(items)
     if as_json:
-        click.echo(json.dumps(listing_json(file, client.base_url, reading, items, total),
-                              indent=2, ensure_ascii=False))
+        click.echo(json_text(listing_json(file, client.base_url, reading, items, total),
+                             indent=2))
         return
     service = f"the built-in sandbox ({client.base_url})" if settings.is_sandbox else (
         client.base_url)
-    click.echo(f"{file}: {counted(len(items), 'request')} to {service}.")
+    click.echo(shown(f"{file}: {counted(len(items), 'request')} to {service}."))
     if skipped := reading.skipped_text():
-        click.echo(skipped + ".")
+        click.echo(shown(skipped + "."))
     if reading.preflights:
         click.echo(f"{counted(reading.preflights, 'CORS preflight')} (OPTIONS) skipped.")
     if reading.unreadable:

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from creditscope.client.validation import accepted_fields, required_fields
+from creditscope.spreadsheet_cells import original_cell
 from creditscope.support.batch_encoding import EncodingProblem, TextEncoding, detect_encoding
 
 _JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson", ".jsonlines"})
@@ -160,7 +161,7 @@ class BatchFile:
         self._check_header(next(csv.reader([first], delimiter=self.separator)))
 
     def _check_header(self, header: list[str]) -> None:
-        columns = [name.strip() for name in header]
+        columns = [original_cell(name).strip() for name in header]
         while columns and not columns[-1]:
             columns.pop()  # trailing empty columns, as spreadsheets add them
         if "" in columns:
@@ -212,6 +213,7 @@ class BatchFile:
             yield self._csv_row(start, cells)
 
     def _csv_row(self, line: int, cells: list[str]) -> InputRow:
+        cells = [original_cell(cell) for cell in cells]  # a file `batch --out` wrote
         width = len(self.echo_columns)
         echo = tuple(cells[:width]) + ("",) * (width - len(cells))
         if any(cell.strip() for cell in cells[width:]):

@@ -13,7 +13,6 @@ output is written row by row whatever the file's size.
 
 from __future__ import annotations
 
-import csv
 import functools
 import json
 from collections.abc import Iterable, Iterator
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from creditscope import operations
+from creditscope.spreadsheet_cells import TableWriter
 from creditscope.support.batch_index import UniqueRequest
 from creditscope.support.batch_input import BatchFile, InputRow
 from creditscope.support.batch_plan import BatchPlan, request_key, row_request
@@ -121,9 +121,9 @@ def write_rows(handle: TextIO, fmt: str, columns: tuple[str, ...],
                                     default=str) + "\n")
             count += 1
         return count
-    writer = csv.writer(handle, lineterminator="\n")
+    writer = TableWriter(handle)
     writer.writerow(columns)
-    for row in rows:
-        writer.writerow(["" if row.get(c) is None else row.get(c) for c in columns])
+    for row in rows:  # the customer's cells and the service's names: never a formula
+        writer.writerow("" if row.get(c) is None else row.get(c) for c in columns)
         count += 1
     return count

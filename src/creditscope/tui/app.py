@@ -20,6 +20,8 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 from textual.worker import Worker, WorkerState
 
+from creditscope.link_safety import link_refusal
+from creditscope.outside_text import shown
 from creditscope.settings_preview import SettingsPreview
 from creditscope.tui.app_client import ClientApp, ClientFactory
 from creditscope.tui.host import Clock, ExplorerHost
@@ -29,6 +31,7 @@ from creditscope.tui.palette import ScreenCommands
 from creditscope.tui.textual_patch import (
     after_first_frame,
     cache_inner_outer_by_colour,
+    guard_outside_text,
     mark_styles_current,
     patch_app,
     read_escape_then_key,
@@ -142,6 +145,18 @@ class CreditscopeApp(ClientApp):
         first = self.screen
         after_first_frame(self, lambda: self._focus_search_box(first))
 
+    def open_url(self, url: str, *, new_tab: bool = True) -> None:
+        """Open ``url`` in the browser only if it is a web link (``link_safety``): every
+        path to the browser (a terminal's, or a web tab's ``window.open``) passes here.
+        Anything else is named, as text, with why it was not opened."""
+        refusal = link_refusal(url)
+        if refusal is not None:
+            named = url if len(url) <= 200 else f"{url[:199]}…"  # a data: URL runs long
+            self.notify(f"{shown(named)}\nNot opened: {refusal}.", title="Link not opened",
+                        severity="warning", markup=False)
+            return
+        super().open_url(url, new_tab=new_tab)
+
     def delay_update(self, delay: float = 0.05) -> None:
         """Textual's, except while ``switch_mode`` shows the first area: it holds every
         update for 50 ms to mask a switch, but at start-up there is nothing to mask and
@@ -162,6 +177,9 @@ class CreditscopeApp(ClientApp):
         if os.environ.get("CREDITSCOPE_EXIT_AFTER_FIRST_FRAME"):
             self.exit()
             return
+        # Before any outside text can be drawn (it all comes through the client): see
+        # textual_patch, 12 and 14.
+        guard_outside_text()
         self.start_client()
         if self._tour_at_start is not None:
             self.start_tour(self._tour_at_start)

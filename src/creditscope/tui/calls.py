@@ -53,6 +53,7 @@ from textual.widgets import Label, LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
 from creditscope.client import errors
+from creditscope.name_characters import fold_notes
 from creditscope.tui.call_request import AnswerT, CallRequest
 from creditscope.tui.field_marks import mark_field
 from creditscope.tui.host import host_of
@@ -210,6 +211,9 @@ class ResultArea(Vertical):
         """
         host = host_of(self)
         group = f"call-{self.id or id(self)}"
+        for note in fold_notes(request.params):  # validated and sent folded: say so
+            self.notify(note, title="Invisible characters folded",
+                        markup=False)
         if host.client is not None and not request.refresh:
             result = host.client.cached(request.op, request.params)
             if result is not None:

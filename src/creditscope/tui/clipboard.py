@@ -17,8 +17,10 @@ import subprocess
 from pathlib import Path
 
 from textual.app import App
+from textual.markup import escape
 
 from creditscope.clipboard_check import copy_may_be_lost, platform_tool
+from creditscope.outside_text import shown
 from creditscope.wording import counted
 
 
@@ -37,6 +39,8 @@ def copy_text(app: App[object], text: str, what: str, *, save_as: str | None = N
     file instead (``save_as`` is the suggested name; by default one made from ``what``).
     """
     app.copy_to_clipboard(text)
+    # ``what`` may quote outside text (a URL): shown as it is, never read as markup.
+    what = escape(shown(what))
     tool = platform_tool()
     if tool is not None:
         app.run_worker(lambda: _run_tool(tool, text), thread=True, group="clipboard",

@@ -91,6 +91,39 @@ instead of switching to area 3. :func:`read_escape_then_key` drops those entries
 bytes then reach the app as Alt+key, which ``tui/key_order.py`` reads as Escape
 followed by the key. Off, the quick Escape types a character, as Textual does.
 
+12. Outside text that would drive the terminal. Textual's ``Content`` and Rich's
+``Text`` remove a few control codes from every string they are given (bell,
+backspace, vertical tab, form feed, carriage return: the translate table that is the
+default argument of ``textual.content._strip_control_codes`` and of
+``rich.control.strip_control_codes``), but not ESC, the other C0 and C1 controls,
+bidi overrides or zero-width characters: a restaurant's name holding
+``"\x1b]0;…\x07"`` set the window title, ``"\x1b]52;c;…\x07"`` the clipboard.
+:func:`strip_hidden_when_drawn` adds every character ``outside_text.hidden`` names
+(line breaks and tabs excepted) to both tables, so whatever the explorer draws, from
+whatever widget, reaches the terminal as text only. Each is zero cells wide already, so
+no layout moves. A guard, not a speed-up: applied on every Textual whose tables it
+finds (checked by what the functions do, not by version).
+
+13. Actions named by text. Textual's markup, and Rich's, read ``[@click=app.quit]``
+as a style whose click runs an action (``App._broker_event``, called by every
+widget's ``_on_click``, ``_on_mouse_down`` and ``_on_mouse_up``), and ``Static``
+text and a ``DataTable``'s string cells are markup: a nearest city the service
+named ``[@click=app.screenshot()]Lisbon[/]`` in the Events summary ran that action
+(a file written on the host) when clicked, and any ``action_`` of the app or a
+screen could be named so. The explorer names no action in text (its links and
+buttons are widgets), so :func:`patch_app` brokers none: whatever the text says, a
+click is a click. A guard, applied on every Textual: a renamed hook leaves it without
+effect, and the test that clicks such a name fails.
+
+14. Table cells are markup. A ``DataTable`` reads every ``str`` cell as Rich markup
+(``textual.widgets._data_table.default_cell_formatter``), so a lineup or a restaurant
+the service named ``Casa [/] Lisboa`` raised ``MarkupError`` in the Events feed and a
+``[b]`` restyled the row. The explorer writes no markup into cells (its styled cells
+are ``Text``), so :func:`plain_table_cells` escapes every ``str`` cell before Textual's
+formatter reads it: what the service sent is drawn as sent. Applied after the first
+frame with item 12 (the first frame imports no ``DataTable``), on every Textual that
+has the formatter.
+
 On any other Textual, or without a private module, the explorer is just slower (or
 larger, or exits on a widget's error, or shows an unpriced footer), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
@@ -100,6 +133,7 @@ larger, or exits on a widget's error, or shows an unpriced footer), and
 from __future__ import annotations
 
 import importlib
+import importlib.util
 import logging
 import types
 import weakref
@@ -122,6 +156,8 @@ from textual.style import Style
 from textual.widget import Widget
 from textual.widgets import Footer as TextualFooter
 
+from creditscope.outside_text import hidden
+
 if TYPE_CHECKING:
     from textual._styles_cache import StylesCache as StylesCacheType
 
@@ -139,6 +175,8 @@ class Patch:
     item: int
     does: str
     needs: tuple[str, ...] = ()
+    any_version: bool = False
+    """A guard against outside text: kept on whatever the version (it checks itself)."""
 
 
 PATCHES = (
@@ -152,6 +190,11 @@ PATCHES = (
     Patch("close-all", 10, "closing while an area opens"),
     Patch("escape-then-key", 11, "a quick Escape then a key is not an Option character",
           ("textual._ansi_sequences",)),
+    Patch("strip-hidden", 12, "outside text drawn without controls or hidden characters",
+          any_version=True),
+    Patch("no-text-actions", 13, "no action runs from a text's markup", any_version=True),
+    Patch("plain-cells", 14, "table cells drawn as sent, never read as markup",
+          ("textual.widgets._data_table",), any_version=True),
 )
 
 _missing: dict[str, str] = {}
@@ -172,6 +215,21 @@ active_message_pump: Any = _private("textual._context", "active_message_pump")
 StylesCache: type[StylesCacheType] | None = _private("textual._styles_cache", "StylesCache")
 FooterKey: type[Widget] | None = _private("textual.widgets._footer", "FooterKey")
 ANSI_SEQUENCES_KEYS: Any = _private("textual._ansi_sequences", "ANSI_SEQUENCES_KEYS")
+
+
+def _private_later(module: str) -> None:
+    """Note now whether Textual's private ``module`` exists, without importing it (the
+    first frame must not load it); a patch that needs it imports it when applied."""
+    try:
+        found = importlib.util.find_spec(module)
+    except (ImportError, ValueError) as missing:
+        _missing[module] = f"{type(missing).__name__}: {missing}"
+        return
+    if found is None:
+        _missing[module] = f"ModuleNotFoundError: No module named {module!r}"
+
+
+_private_later("textual.widgets._data_table")
 
 
 @cache
@@ -207,7 +265,7 @@ def patch_states() -> list[PatchState]:
     version = installed_textual()
     states = []
     for patch in PATCHES:
-        if version != CHECKED_TEXTUAL:
+        if version != CHECKED_TEXTUAL and not patch.any_version:
             why = (f"checked against Textual {CHECKED_TEXTUAL}; installed: "
                    f"{version or 'unknown version'}")
         else:
@@ -235,6 +293,61 @@ def log_patches_off() -> None:
         if not state.on:
             logger.warning("Textual patch %s (%s) is off: %s", state.patch.name,
                            state.patch.does, state.why_off)
+
+
+@cache
+def hidden_when_drawn() -> dict[int, None]:
+    """Every character a terminal could act on or that shows nothing, line breaks and
+    tabs excepted (~20 ms to find, so made after the first frame, which shows no data)."""
+    planes = (range(0x10000), range(0x1BCA0, 0x1BCA4), range(0x1D173, 0x1D17B),
+              range(0xE0000, 0xE0080))  # the BMP, then the format characters beyond it
+    surrogates = range(0xD800, 0xE000)  # never in decoded text; left as they are
+    return {code: None for codes in planes for code in codes
+            if code not in surrogates and chr(code) not in "\n\t" and hidden(chr(code))}
+
+
+def strip_hidden_when_drawn() -> bool:
+    """Make Textual's and Rich's control-code stripping remove every hidden character
+    (12.); True when both tables were found and extended."""
+    if not is_on("strip-hidden"):
+        return False
+    from rich import control as rich_control
+    from textual import content as textual_content
+
+    extended = 0
+    strips = (rich_control.strip_control_codes,
+              getattr(textual_content, "_strip_control_codes", None))
+    for strip in strips:
+        table = (getattr(strip, "__defaults__", None) or (None,))[-1]
+        if isinstance(table, dict):
+            table.update(hidden_when_drawn())
+            extended += 1
+    return extended == 2
+
+
+def plain_table_cells() -> bool:
+    """Make every ``DataTable`` draw a ``str`` cell as plain text, not markup (14.); True
+    when applied. Imports ``DataTable``: call it after the first frame."""
+    formatter = _private("textual.widgets._data_table", "default_cell_formatter")
+    if formatter is None or not is_on("plain-cells"):
+        return False
+    if getattr(formatter, "cells_are_plain", False):
+        return True
+    import textual.widgets._data_table as data_table
+    from rich.markup import escape
+
+    def plain(obj: object, wrap: bool = True, height: int = 0) -> RenderableType:
+        return formatter(escape(obj) if isinstance(obj, str) else obj, wrap, height)
+
+    plain.cells_are_plain = True  # type: ignore[attr-defined]
+    data_table.default_cell_formatter = plain
+    return True
+
+
+def guard_outside_text() -> None:
+    """Items 12 and 14, once the first frame is drawn and before any outside text is."""
+    strip_hidden_when_drawn()
+    plain_table_cells()
 
 
 def mark_styles_current(app: App[None], screen: Screen[None]) -> None:
@@ -307,7 +420,8 @@ def _bind(app: App[Any], name: str, method: Callable[..., Any]) -> None:
 def patch_app(app: App[Any], report: Callable[[str, Exception], None]) -> None:
     """Apply the patches that are on to ``app``: a widget's error goes to ``report`` and the
     session goes on (3.), the first frame is noticed and drawn whole (8.), and closing
-    copes with an area opened meanwhile (10.). The log says which patches are off."""
+    copes with an area opened meanwhile (10.), and no action runs from a text's markup
+    (13.). The log says which patches are off."""
     log_patches_off()
     if is_on("widget-errors"):
         _patch_widget_errors(app, report)
@@ -338,6 +452,16 @@ def patch_app(app: App[Any], report: Callable[[str, Exception], None]) -> None:
         _bind(app, "_display", display)
     if is_on("close-all"):
         _bind(app, "_close_all", _close_all_from_copies)
+    if is_on("no-text-actions"):
+        _bind(app, "_broker_event", _broker_no_event)
+
+
+async def _broker_no_event(
+    self: App[Any], event_name: str, event: events.Event, default_namespace: DOMNode
+) -> bool:
+    """Textual's hook that runs a style's ``@click`` (and ``@mouse.down``/``up``): never,
+    since any such name in drawn text came from outside (13.)."""
+    return False
 
 
 def _patch_widget_errors(app: App[Any], report: Callable[[str, Exception], None]) -> None:

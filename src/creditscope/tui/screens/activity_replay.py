@@ -49,7 +49,8 @@ async def replay(app: App[object], client: DataClient, record: CallRecord) -> bo
         from creditscope.tui.remedies import describe
 
         title, code, message, step = describe(error)
-        app.notify(f"{code}\n{message}\n{step}", title=title, severity="error")
+        app.notify(f"{code}\n{message}\n{step}", title=title, severity="error",
+                   markup=False)  # the service's words: plain text, never markup
         return False
     app.notify(f"{record.operation} replayed.", title="Replayed")
     return True

@@ -10,7 +10,6 @@ shown as JSON. What cannot be imported is explained in place, keeping the text.
 
 from __future__ import annotations
 
-import unicodedata
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, ClassVar, Protocol, runtime_checkable
 
@@ -24,6 +23,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Label, Static, TextArea
 
 from creditscope import operations
+from creditscope.outside_text import shown
 from creditscope.support.curl_parse import ImportProblem, redact_credentials
 from creditscope.support.har_import import pasted_file_problem, pasted_har_path
 from creditscope.support.request_import import KEY_REPLACED, ImportedRequest, import_request
@@ -74,9 +74,9 @@ SHOWN_VALUE_CHARS = 120
 
 
 def shown_value(value: object) -> str:
-    """A field's value as it may be shown: control characters visible, long text cut."""
-    text = "".join(f"\\x{ord(c):02x}" if unicodedata.category(c) == "Cc" else c
-                   for c in str(value)[:SHOWN_VALUE_CHARS])
+    """A field's value as it may be shown: hidden characters visible (``outside_text``),
+    long text cut."""
+    text = shown(str(value)[:SHOWN_VALUE_CHARS])
     length = len(str(value))
     return text + (f"… ({length} characters)" if length > SHOWN_VALUE_CHARS else "")
 

@@ -8,6 +8,7 @@ import math
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Button, Label, Static
@@ -70,8 +71,9 @@ class ErrorPanel(Vertical):
         self.price = price
         title, code, message, step = describe(error)
         self.query_one(".error-title", Label).update(f"✖ {title}")
-        self.query_one(".error-code", Label).update(code)
-        self.query_one(".error-message", Static).update(message)
+        # The code and message are the service's words: plain text, never markup.
+        self.query_one(".error-code", Label).update(Content(code))
+        self.query_one(".error-message", Static).update(Content(message))
         self.query_one(".error-next", Static).update(step)
         actions = self.query_one(".error-actions", Horizontal)
         actions.remove_children()

@@ -13,15 +13,18 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
 
+from creditscope.outside_text import json_text
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 
 
 def pretty_json(raw: str | None) -> str:
-    """Indented JSON; text that is not JSON is returned as it is."""
+    """Indented JSON, with escape sequences, bidi overrides and invisible characters
+    written as JSON escapes (``\\u202e``: the same data, seen); text that is not JSON
+    is returned as it is."""
     if not raw:
         return ""
     try:
-        return json.dumps(json.loads(raw), indent=2, ensure_ascii=False)
+        return json_text(json.loads(raw), indent=2)
     except ValueError:
         return raw
 

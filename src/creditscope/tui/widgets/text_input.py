@@ -28,8 +28,7 @@ from textual.suggester import SuggestionReady
 from textual.widget import Widget
 from textual.widgets import Input
 
-# Bidi embeddings, overrides and isolates: they reorder what is drawn, not what is sent.
-BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+from creditscope.outside_text import BIDI_CONTROLS
 
 
 def focus_now(widget: Widget) -> None:

@@ -9,6 +9,7 @@ from textual.containers import Horizontal, VerticalScroll
 from textual.widgets import Button, Label, Static
 
 from creditscope.models import Company, Match
+from creditscope.tui.fact_rows import add_fact
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import credits_text, price_of
 from creditscope.tui.screens.company.lookup_form import FIND_COMPANY
@@ -38,7 +39,7 @@ def company_facts(company: Company, match: Match) -> Table:
         ("Logo", company.logo),
     ]
     for label, value in rows:
-        grid.add_row(label, value or "—")
+        add_fact(grid, label, value or "—")
     return grid
 
 

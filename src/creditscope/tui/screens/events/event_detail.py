@@ -16,7 +16,10 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Button, Static
 
 from creditscope.gazetteer import load_gazetteer
+from creditscope.link_safety import link_refusal, openable
+from creditscope.outside_text import shown
 from creditscope.tui.clipboard import copy_text
+from creditscope.tui.fact_rows import add_fact
 from creditscope.tui.screens.events.formatting import (
     coordinates_text,
     event_zone,
@@ -52,6 +55,19 @@ def country_name(code: str | None) -> str:
     return f"{country.name} ({country.code})" if country else code.upper()
 
 
+def page_text(url: str | None) -> Text:
+    """The event page's URL as text: a web link underlined; anything else as it is,
+    with why Open page will not open it."""
+    if not url:
+        return Text("—")
+    refusal = link_refusal(url)
+    if refusal is None:
+        return Text(url, style="underline")
+    text = Text(shown(url))
+    text.append(f" (not opened: {refusal})", style="bright_black")
+    return text
+
+
 def describe_event(
     event: Event, number: int | None, now: datetime, viewer: tzinfo
 ) -> RenderableType:
@@ -72,26 +88,26 @@ def describe_event(
     end = dates.end if dates else None
     on_sale = dates.on_sale if dates else None
     # What a buyer asks first (when, can I buy, how much) comes before the venue and links.
-    grid.add_row("When", span_text(start, end, venue_zone, year=True))
-    grid.add_row("Your time", span_text(start, end, viewer))
+    add_fact(grid, "When", span_text(start, end, venue_zone, year=True))
+    add_fact(grid, "Your time", span_text(start, end, viewer))
     sale = Text(on_sale_text(on_sale, now, venue_zone), style="bold")
     if on_sale is not None:
         sale.append(f" ({moment_text(on_sale, venue_zone)})", style="bright_black")
-    grid.add_row("Tickets", sale)
-    grid.add_row("Price", f"{price_detail(event.price)} · {event.tag or 'no tag'}")
-    grid.add_row("Lineup", ", ".join(event.lineup) if event.lineup else "—")
+    add_fact(grid, "Tickets", sale)
+    add_fact(grid, "Price", f"{price_detail(event.price)} · {event.tag or 'no tag'}")
+    add_fact(grid, "Lineup", ", ".join(event.lineup) if event.lineup else "—")
     venue = event.venue
     if venue is not None:
         place = ", ".join(part for part in (venue.name, venue.address) if part)
-        grid.add_row("Venue", place or "—")
-        grid.add_row("", f"{venue.city or '—'}, {country_name(venue.country_code)}")
-        grid.add_row("", coordinates_text(venue.latitude, venue.longitude))
+        add_fact(grid, "Venue", place or "—")
+        add_fact(grid, "", f"{venue.city or '—'}, {country_name(venue.country_code)}")
+        add_fact(grid, "", coordinates_text(venue.latitude, venue.longitude))
     else:
-        grid.add_row("Venue", "—")
-    grid.add_row("Page", Text(event.url or "—", style="underline" if event.url else ""))
+        add_fact(grid, "Venue", "—")
+    add_fact(grid, "Page", page_text(event.url))
     images = event.images
-    grid.add_row("Images", (images.square if images else None) or "—")
-    grid.add_row("", (images.landscape if images else None) or "—")
+    add_fact(grid, "Images", (images.square if images else None) or "—")
+    add_fact(grid, "", (images.landscape if images else None) or "—")
     return Group(title, grid)
 
 
@@ -122,11 +138,15 @@ class EventDetail(Vertical):
         self.query_one(".detail-text", Static).update(describe_event(event, number, now, viewer))
         self.query_one(".detail-actions").display = True
         has_url = bool(event.url)
+        refusal = link_refusal(event.url) if event.url else None
         opener = self.query_one("#detail-open", Button)
-        opener.disabled = not (has_url and browser_available())
-        opener.tooltip = (
-            None if browser_available() else "No web browser found; copy the URL instead."
-        )
+        opener.disabled = not (has_url and refusal is None and browser_available())
+        if refusal is not None:
+            opener.tooltip = f"Not a web link: {refusal}."
+        else:
+            opener.tooltip = (
+                None if browser_available() else "No web browser found; copy the URL instead."
+            )
         self.query_one("#detail-copy-url", Button).disabled = not has_url
         self.query_one("#detail-copy-images", Button).disabled = not self.image_urls()
         self.query_one(".detail-scroll", VerticalScroll).scroll_home(animate=False)
@@ -143,12 +163,16 @@ class EventDetail(Vertical):
         return [url for url in (images.square, images.landscape) if url] if images else []
 
     def open_page(self) -> None:
-        """Open the event page in the browser, or copy it when there is none."""
+        """Open the event page in the browser, or copy it when there is none. A page that
+        is not a web link is not opened: the app's ``open_url`` says why."""
         if self.event is None or not self.event.url:
             return
-        if browser_available():
-            self.app.open_url(self.event.url)
-            self.notify(self.event.url, title="Opened in your browser")
+        url = self.event.url
+        if not openable(url):
+            self.app.open_url(url)  # refused there, with the reason on screen
+        elif browser_available():
+            self.app.open_url(url)
+            self.notify(url, title="Opened in your browser", markup=False)
         else:
             self.copy_url()
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from textual.markup import escape
+
 from creditscope.client.records import CallRecord
 from creditscope.tui.prices import feed_cost_markup
 from creditscope.tui.screens.events.formatting import point_text
@@ -27,7 +29,8 @@ def feed_summary(
 ) -> str:
     """``20 events on this page · nearest city Lisbon · … · cached free`` (Rich markup)."""
     location = feed.location
-    near = (location.nearest_city if location else None) or "—"
+    # The service's words inside our markup: escaped, so they show as sent.
+    near = escape((location.nearest_city if location else None) or "—")
     parts = [f"[b]{feed.count}[/b] events on this page", f"nearest city [b]{near}[/b]"]
     if location is not None:
         parts.append(point_text(location.lat, location.lng))

