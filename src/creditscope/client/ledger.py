@@ -47,9 +47,13 @@ class CreditLedger:
     a rebuilt client.
     """
 
-    def __init__(self, path: Path | None = None, session: SpendSession | None = None) -> None:
+    def __init__(self, path: Path | None = None, session: SpendSession | None = None, *,
+                 own_session_only: bool = False) -> None:
         self.path = path
         self.session = session if session is not None else SpendSession()
+        # A `creditscope web` tab: every call is still written to the file, but what the
+        # tab reads back (history, usage, totals) is its own session's alone.
+        self.own_session_only = own_session_only
         self._lock = threading.RLock()  # re-entered inside ``exclusive``
         self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
         self.label: str | None = None  # the ticket every call of this process is for
@@ -115,7 +119,8 @@ class CreditLedger:
     @property
     def history(self) -> CallHistory:
         """Every session's calls in this file, searchable (none when in memory)."""
-        return CallHistory(self._db, self._lock)
+        return CallHistory(self._db, self._lock,
+                           self.session_id if self.own_session_only else None)
 
     def _write(self, sql: str, args: tuple[object, ...]) -> int | None:
         """Run one write and commit it; returns the new row id, or None if it failed."""
@@ -335,8 +340,9 @@ class CreditLedger:
         return totals
 
     def lifetime_totals(self) -> Totals:
-        """Totals of every call ever recorded in the ledger file (this session if in memory)."""
-        if self._db is None:
+        """Totals of every call ever recorded in the ledger file (this session if in memory
+        or limited to its own)."""
+        if self._db is None or self.own_session_only:
             return self.session_totals()
         totals = self._totals_where("", ())
         totals.possibly_charged = sum(p.credits for p in self.possible_charges())
@@ -344,7 +350,7 @@ class CreditLedger:
 
     def latest_session(self) -> tuple[str, datetime] | None:
         """The most recent session in the file other than this one, and when it started."""
-        if self._db is None:
+        if self._db is None or self.own_session_only:
             return None
         with self._lock:
             row = self._db.execute(
@@ -356,7 +362,7 @@ class CreditLedger:
 
     def session_totals_for(self, session_id: str) -> Totals:
         """Totals of one recorded session (e.g. the explorer's last run)."""
-        if self._db is None:
+        if self._db is None or (self.own_session_only and session_id != self.session_id):
             return self.session_totals() if session_id == self.session_id else Totals()
         totals = self._totals_where("WHERE session = ?", (session_id,))
         totals.possibly_charged = sum(p.credits for p in self.possible_charges(session=session_id))
@@ -365,7 +371,7 @@ class CreditLedger:
     def usage_rows(self, since: datetime | None = None) -> list[UsageRow]:
         """Every recorded call (from ``since`` on) as Usage reads it, oldest first."""
         with self._lock:
-            if self._db is None:
+            if self._db is None or self.own_session_only:
                 return rows_of_records(self.session_records, since)
             return rows_in_file(self._db, since)
 

@@ -2,7 +2,10 @@
 
 In a web tab, exports reach the visitor as browser downloads (Textual's
 ``deliver_text``, relayed by textual-serve) instead of files written on the
-machine that runs the server, and Settings is read-only.
+machine that runs the server, Settings is read-only, offline mode stays as the
+presenter set it, a copy goes to the browser only (no clipboard tool runs on the
+server), and the tab sees and labels only its own calls (see
+``CreditLedger.own_session_only``).
 """
 
 from __future__ import annotations
@@ -19,6 +22,10 @@ READ_ONLY_NOTE = (
     "Web demo: settings are read-only in a browser tab and nothing is saved; "
     "the theme changes for this tab only."
 )
+STAYS_OFFLINE_NOTE = (
+    "Web demo: the presenter set offline mode; a browser tab cannot go online."
+)
+NO_LABELS_NOTE = "Web demo: ticket labels are not kept in a browser tab."
 
 
 def in_web_tab(app: App[ReturnType]) -> bool:

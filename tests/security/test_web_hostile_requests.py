@@ -1,0 +1,87 @@
+"""`creditscope web` against requests no browser sends: headers that do not parse, a
+flood of them, a cookie holding the token itself. Each is refused with a 403, costs
+the loop nothing, and leaves no traceback, local variable or token in the log.
+Loopback only, bounded in count and time."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import AsyncIterator
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+import pytest
+from aiohttp.test_utils import TestClient
+from web_attacker import cookie, in_process, web_server
+
+MALFORMED_ORIGINS = ["http://[", "http://[::1", "http://[zz]:80", "https://]", "http://a]b["]
+MALFORMED_HOSTS = ["[", "[::1", "127.0.0.1:99999999", "127.0.0.1:port", "[::1]]:80"]
+FLOOD = 300
+
+
+@pytest.fixture
+async def served() -> AsyncIterator[tuple[TestClient[Any, Any], Any]]:
+    async with in_process() as served:
+        yield served
+
+
+@pytest.mark.parametrize("route", ["/", "/ws", "/static/js/textual.js", "/nowhere"])
+@pytest.mark.parametrize("origin", MALFORMED_ORIGINS)
+async def test_an_origin_that_does_not_parse_is_refused_not_an_error(
+    served: Any, route: str, origin: str
+) -> None:
+    client, server = served
+    headers = {"Host": f"127.0.0.1:{client.port}", "Origin": origin, **cookie(server)}
+    response = await client.get(route, headers=headers)
+    assert response.status == 403, await response.text()
+
+
+@pytest.mark.parametrize("host", MALFORMED_HOSTS)
+async def test_a_host_that_does_not_parse_is_refused_not_an_error(
+    served: Any, host: str
+) -> None:
+    client, server = served
+    response = await client.get("/", headers={"Host": host, **cookie(server)})
+    assert response.status == 403, await response.text()
+
+
+@pytest.mark.parametrize("size", ["²", "٣", "1e3", "-4", ""])
+async def test_an_odd_font_size_is_the_default_not_an_error(served: Any, size: str) -> None:
+    client, server = served
+    page = await client.get("/", params={"fontsize": size}, headers=cookie(server))
+    assert page.status == 200
+    assert 'data-font-size="16"' in await page.text()
+
+
+async def test_a_flood_of_bad_origins_leaves_the_loop_free_and_the_log_clean(
+    tmp_path: Path,
+) -> None:
+    started = time.monotonic()
+    with web_server(tmp_path) as server:
+        session_id = server.cookie[server.cookie_name]
+        headers = {"Origin": "http://[", "Cookie": f"{server.cookie_name}={session_id}"}
+        connector = aiohttp.TCPConnector(limit=20)
+        timeout = aiohttp.ClientTimeout(total=30)
+        async with aiohttp.ClientSession(connector=connector, timeout=timeout) as attacker:
+
+            async def bad() -> int:
+                async with attacker.get(f"{server.base}/", headers=headers) as answer:
+                    return answer.status
+
+            flood = asyncio.gather(*(bad() for _ in range(FLOOD)))
+            await asyncio.sleep(0.2)  # the flood is under way
+            async with aiohttp.ClientSession(cookies=server.cookie, timeout=timeout) as visitor:
+                asked = time.monotonic()
+                async with visitor.get(f"{server.base}/static/js/textual.js") as good:
+                    assert good.status == 200
+                answered = time.monotonic() - asked
+            statuses = await asyncio.wait_for(flood, timeout=60)
+        assert set(statuses) == {403}
+        assert answered < 5, f"a good request waited {answered:.1f} s behind the flood"
+        log = server.log()
+    assert "Traceback" not in log and "locals" not in log.lower()
+    assert log.count(server.token) == 1  # the printed address, once
+    assert session_id not in log
+    assert time.monotonic() - started < 90
