@@ -55,6 +55,7 @@ async def test_an_odd_font_size_is_the_default_not_an_error(served: Any, size: s
     assert 'data-font-size="16"' in await page.text()
 
 
+@pytest.mark.slow
 async def test_a_flood_of_bad_origins_leaves_the_loop_free_and_the_log_clean(
     tmp_path: Path,
 ) -> None:
