@@ -25,7 +25,6 @@ from __future__ import annotations
 
 import hmac
 import logging
-import re
 import secrets
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
@@ -34,31 +33,24 @@ from urllib.parse import urlsplit
 
 from aiohttp import web
 
-from creditscope.commands.bind_address import is_loopback, is_wildcard
+from creditscope.commands.bind_address import (
+    allowed_host_names,
+    host_name,
+    is_loopback,
+    is_wildcard,
+)
 
-# Host names a server answers to unless --allowed-host adds more.
-LOOPBACK_HOST_NAMES = frozenset({"localhost", "127.0.0.1", "::1"})
 # Paths anyone who reaches the server may fetch: the page's scripts, styles and fonts.
 PUBLIC_PREFIX = "/static/"
 # Session ids kept per run: each login with the token adds one; the oldest go first,
 # so a script replaying the printed URL cannot grow the server's memory.
 MAX_SESSIONS = 256
 
-_HOST_HEADER = re.compile(r"^(?:\[(?P<ipv6>[0-9a-f:.]+)\]|(?P<name>[a-z0-9._-]+))(?::\d{1,5})?$")
-
 __all__ = ["AccessPolicy", "access_middleware", "is_loopback", "is_wildcard", "new_token"]
 
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 
 log = logging.getLogger("creditscope.web")
-
-
-def host_name(authority: str) -> str | None:
-    """``"[::1]:8000"`` -> ``"::1"``, ``"Localhost:8000"`` -> ``"localhost"``; None if malformed."""
-    match = _HOST_HEADER.match(authority.strip().lower())
-    if match is None:
-        return None
-    return match["ipv6"] or match["name"]
 
 
 def new_token() -> str:
@@ -81,14 +73,9 @@ class AccessPolicy:
         cls, bind_host: str, port: int, extra_hosts: Iterable[str] = (), *, token: str | None
     ) -> AccessPolicy:
         """Loopback names, the bind address itself (unless a wildcard), and ``extra_hosts``."""
-        hosts = set(LOOPBACK_HOST_NAMES)
-        named = [*extra_hosts] if is_wildcard(bind_host) else [bind_host, *extra_hosts]
-        # "demo.local:8000" and "[fe80::1]" name the same host as "demo.local" and "fe80::1".
-        hosts.update(host_name(host) or host.strip().strip("[]").lower()
-                     for host in named if host.strip())
         # Cookies are per host, not per port: name it after the port so two servers
         # on one machine do not overwrite each other's.
-        return cls(frozenset(hosts), token, f"creditscope_web_{port}")
+        return cls(allowed_host_names(bind_host, extra_hosts), token, f"creditscope_web_{port}")
 
     def host_allowed(self, request: web.Request) -> bool:
         """True when the Host header names one of the allowed hosts."""
