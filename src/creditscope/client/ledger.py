@@ -30,7 +30,7 @@ from pathlib import Path
 
 from creditscope.client.cache import set_aside
 from creditscope.client.history import CallHistory, ledger_row
-from creditscope.client.ledger_file import INSERT, open_ledger_file, readable_rows
+from creditscope.client.ledger_file import INSERT, is_damage, open_ledger_file, readable_rows
 from creditscope.client.ledger_totals import Point, PossibleCharge, Totals
 from creditscope.client.records import CallRecord
 from creditscope.client.session import Reservation, SpendSession
@@ -63,11 +63,26 @@ class CreditLedger:
         self._settled: dict[str, Point] = {}
         self._possible: list[PossibleCharge] = []
         if path is not None:
-            private_directory(path.parent)  # 0700 when this creates it
             try:
+                private_directory(path.parent)  # 0700 when this creates it
                 self._db = open_ledger_file(path)
             except sqlite3.Error as exc:
-                self._db = self._rebuild(path, exc)
+                if not is_damage(exc):
+                    self._unreachable(path, exc)
+                else:
+                    self._db = self._rebuild(path, exc)
+            except OSError as exc:
+                self._unreachable(path, exc)
+
+    def _unreachable(self, path: Path, problem: Exception) -> None:
+        """The file could not be opened (permissions, a missing or odd directory, a lock):
+        it is left as it is, and this session's calls are kept in memory only."""
+        reason = getattr(problem, "strerror", None) or str(problem)
+        self.warnings.append(
+            f"The credit ledger {path} could not be opened ({reason}); it was left as it is."
+            " This session's calls are counted in memory only and will not be in the"
+            " lifetime totals: check the file and its directory, then start again."
+        )
 
     def _rebuild(self, path: Path, problem: sqlite3.Error) -> sqlite3.Connection:
         """Set a damaged ledger aside, start a new one, and carry over every readable row."""

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from textual.app import App, ReturnType
 
+from creditscope.private_files import open_for_writing
 from creditscope.web_demo import web_demo_active
 
 READ_ONLY_NOTE = (
@@ -44,8 +45,9 @@ def save_text(app: App[object], path: Path, text: str) -> str:
     path = path.expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
     # A new export is the owner's only (0600), as the CLI writes them: it holds a
-    # customer's lookups. An existing file keeps the mode its owner gave it.
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # customer's lookups. An existing file keeps the mode its owner gave it; a symbolic
+    # link planted under the name is not followed.
+    descriptor = open_for_writing(path, private=False)
     with os.fdopen(descriptor, "w", encoding="utf-8") as file:
         file.write(text)
     return str(path)
