@@ -6,6 +6,7 @@ Loopback only, bounded in count and time."""
 from __future__ import annotations
 
 import asyncio
+import logging
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -13,8 +14,10 @@ from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestClient
-from web_attacker import cookie, in_process, web_server
+from aiohttp.test_utils import TestClient, TestServer
+from web_attacker import STAND_IN, TOKEN, cookie, in_process, web_server
+
+from creditscope.commands import web
 
 MALFORMED_ORIGINS = ["http://[", "http://[::1", "http://[zz]:80", "https://]", "http://a]b["]
 MALFORMED_HOSTS = ["[", "[::1", "127.0.0.1:99999999", "127.0.0.1:port", "[::1]]:80"]
@@ -86,3 +89,27 @@ async def test_a_flood_of_bad_origins_leaves_the_loop_free_and_the_log_clean(
     assert log.count(server.token) == 1  # the printed address, once
     assert session_id not in log
     assert time.monotonic() - started < 90
+
+
+async def test_an_unexpected_error_is_logged_in_one_line_without_values(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    server = web.build_server("127.0.0.1", 0, STAND_IN)  # a kiosk: no cookie to fetch
+    secret_here = TOKEN  # a local of the failing frame, as the token was in the report
+
+    async def broken(request: Any) -> Any:
+        raise ValueError(f"broke while holding {secret_here}")
+
+    server.handle_index = broken  # type: ignore[method-assign]
+    client: TestClient[Any, Any] = TestClient(TestServer(await server.web_app()))
+    await client.start_server()
+    try:
+        answer = await client.get("/")
+        assert answer.status == 500
+        assert TOKEN not in await answer.text()
+    finally:
+        await client.close()
+    logged = [record for record in caplog.records if record.levelno >= logging.ERROR]
+    assert logged and all(record.exc_info is None for record in logged)
+    text = " ".join(record.getMessage() for record in logged)
+    assert TOKEN not in text and "ValueError" in text

@@ -138,7 +138,8 @@ def access_middleware(policy: AccessPolicy) -> Callable[..., Awaitable[web.Strea
         except Exception as exc:
             # A traceback would print the frames' locals (the server's secrets among
             # them) and costs the loop far more than an answer: one line, no values.
-            log.error("creditscope web: %s %s failed (%s)", request.method, request.path,
+            # %a: a path with escape sequences is logged escaped, not played on the terminal.
+            log.error("creditscope web: %a %a failed (%s)", request.method, request.path,
                       type(exc).__name__)
             return web.Response(status=500, text="creditscope web: internal error\n")
 
