@@ -90,3 +90,20 @@ async def test_a_visitor_sees_and_labels_none_of_the_presenters_calls(tmp_path: 
     assert labels == [("T-77",)]
     assert PRESENTERS not in painted and "T-77" not in painted
     assert time.monotonic() - started < 120
+
+
+def test_a_web_tab_keeps_its_place_choices_to_itself(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from creditscope.tui.place_choices import FILE_NAME, choices_of
+
+    presenters = tmp_path / FILE_NAME
+    presenters.write_text('{"valencia": "valencia_es"}', encoding="utf-8")
+
+    class Explorer:  # what choices_of reads of it
+        settings = type("Settings", (), {"data_dir": tmp_path})()
+
+    monkeypatch.setenv("CREDITSCOPE_WEB_DEMO", "1")
+    choices = choices_of(Explorer())  # type: ignore[arg-type]
+    assert choices.path is None  # neither read nor written
+    assert presenters.read_text(encoding="utf-8") == '{"valencia": "valencia_es"}'
