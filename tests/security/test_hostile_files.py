@@ -97,6 +97,21 @@ def test_history_har_does_not_write_through_a_planted_link(tmp_path: Path) -> No
     assert planted.is_symlink()
 
 
+def test_an_explorer_export_does_not_write_through_a_planted_link(tmp_path: Path) -> None:
+    from creditscope.tui.web_tab import save_text
+
+    class Explorer:  # in a terminal, not a web tab: the export is written here
+        is_web = False
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the victim's own file\n")
+    planted = tmp_path / "matches.csv"
+    planted.symlink_to(victim)
+    with pytest.raises(OSError, match="symbolic link"):
+        save_text(Explorer(), planted, "name,website\n")  # type: ignore[arg-type]
+    assert victim.read_text() == "the victim's own file\n"
+
+
 @pytest.mark.slow
 def test_history_har_does_not_hang_on_a_planted_fifo(tmp_path: Path) -> None:
     planted = tmp_path / "case-4821.har"
