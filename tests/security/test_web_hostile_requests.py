@@ -113,3 +113,26 @@ async def test_an_unexpected_error_is_logged_in_one_line_without_values(
     assert logged and all(record.exc_info is None for record in logged)
     text = " ".join(record.getMessage() for record in logged)
     assert TOKEN not in text and "ValueError" in text
+
+
+def test_the_servers_log_shows_no_local_variables(capsys: pytest.CaptureFixture[str]) -> None:
+    root = logging.getLogger()
+    kept = (root.handlers[:], root.level)
+    server = web.build_server("127.0.0.1", 0, STAND_IN, token=TOKEN)
+    try:
+        root.handlers[:] = []  # as in the `creditscope web` process, which has none yet
+        server.initialize_logging()  # what `creditscope web` logs through
+
+        def failing(token: str) -> None:
+            raise ValueError("a route failed")
+
+        try:
+            failing(TOKEN)
+        except ValueError:
+            logging.getLogger("aiohttp.server").exception("Error handling request")
+    finally:
+        root.handlers[:], _ = kept
+        root.setLevel(kept[1])
+    printed = capsys.readouterr().out
+    assert "a route failed" in printed  # the error is logged...
+    assert TOKEN not in printed  # ...without the frame's values
