@@ -155,6 +155,17 @@ class Settings(BaseSettings):
     def _blank_is_none(cls, value: str | None) -> str | None:
         return (value or "").strip() or None
 
+    @field_validator("data_dir", "cache_dir")
+    @classmethod
+    def _usable_directory(cls, value: Path) -> Path:
+        # Checked here, so a bad one is a usage error naming it, not a traceback later.
+        if str(value).startswith("~"):
+            raise ValueError(f"{value} starts with ~, which is not expanded here: give the "
+                             "full path (in a shell, leave the ~ unquoted)")
+        if value.exists() and not value.is_dir():
+            raise ValueError(f"{value} is not a directory")
+        return value
+
     @property
     def is_sandbox(self) -> bool:
         """True when the built-in sandbox is used (the one rule: settings_preview.is_sandbox)."""
@@ -293,7 +304,8 @@ def _env_error(error: ValidationError) -> SettingsError:
 def _first_error(error: ValidationError) -> str:
     first = error.errors()[0]
     where = ".".join(str(part) for part in first["loc"])
-    return f"{where}: {first['msg']}" if where else str(first["msg"])
+    message = str(first["msg"]).removeprefix("Value error, ")
+    return f"{where}: {message}" if where else message
 
 
 # --- saving -------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from creditscope.client.session import SpendSession
 from creditscope.private_files import private_directory
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY, SANDBOX_BASE_URL
 from creditscope.settings import Settings
+from creditscope.web_demo import web_demo_active
 
 SANDBOX_DB = "sandbox.sqlite3"
 # Separate ledgers so sandbox play money never mixes with real spend.
@@ -127,7 +128,7 @@ def build_client(
     rebuilt client so the session outlives it.
     """
     cache = ResponseCache(cache_directory(settings))
-    ledger = CreditLedger(ledger_path(settings), session)
+    ledger = CreditLedger(ledger_path(settings), session, own_session_only=web_demo_active())
     ledger.history.prune(settings.history_days)  # retention: on every start
     address = service_address(settings)
     if transport is None:

@@ -1,6 +1,6 @@
-"""NUL and the other C0 control characters (and DEL), in any parameter or body
-field: the sandbox answers 400 `invalid_parameter` and charges nothing; the
-client refuses them locally and sends nothing."""
+"""NUL and the other C0 and C1 control characters (and DEL), and bidi overrides, in any
+parameter or body field: the sandbox answers 400 `invalid_parameter` and charges
+nothing; the client refuses them locally and sends nothing."""
 
 from __future__ import annotations
 
@@ -17,7 +17,11 @@ from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
 
-CONTROLS = [chr(code) for code in range(0x20)] + ["\x7f"]
+# C0, DEL, C1 (U+009B starts an escape sequence on some terminals) and the bidi
+# embeddings, overrides and isolates (they reorder what is shown).
+CONTROLS = ([chr(code) for code in range(0x20)] + ["\x7f"]
+            + [chr(code) for code in range(0x80, 0xA0)]
+            + list("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069"))
 KEY = {"X-API-Key": DEMO_KEY}
 # Operation -> a valid request; each field gets a control character in turn.
 VALID: dict[str, tuple[str, str, dict[str, str]]] = {

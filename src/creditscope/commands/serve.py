@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 import click
 
 from creditscope.commands import uvicorn_patch
-from creditscope.commands.bind_address import is_loopback
-from creditscope.commands.serve_http import DEFAULT_MAX_CONNECTIONS, uvicorn_limits
+from creditscope.commands.bind_address import allowed_host_names, is_loopback, is_wildcard
+from creditscope.commands.serve_http import DEFAULT_MAX_CONNECTIONS, HostCheck, uvicorn_limits
 from creditscope.commands.serve_keys import (
     KEYS_ENV,
     keys_from_environment,
@@ -23,8 +23,12 @@ from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY, REVOKED_KEY
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
+    from starlette.types import ASGIApp
 
-# How `serve --workers N` hands its configuration to the worker processes it spawns.
+# How `serve --workers N` hands its configuration to the worker processes it spawns:
+# never the keys themselves (a process's environment is readable in /proc by its user
+# and inherited by whatever it starts); each worker reads them again from --key-file
+# or $CREDITSCOPE_SERVE_KEYS, where the user put them.
 CONFIG_ENV = "CREDITSCOPE_SERVE_CONFIG"
 
 
@@ -38,7 +42,22 @@ def default_db_path() -> Path:
     return sandbox_db_path(command_settings())
 
 
-def app_from_environment() -> FastAPI:
+def chosen_keys(key_file: Path | None) -> tuple[list[str], list[str]]:
+    """(keys, warnings): those of ``$CREDITSCOPE_SERVE_KEYS`` and ``key_file``, or the
+    demo key when there are none."""
+    chosen, warnings = keys_from_environment(), list[str]()
+    if key_file is not None:
+        from_file, warnings = keys_from_file(key_file)
+        chosen += from_file
+    return list(dict.fromkeys(chosen)) or [DEMO_KEY], warnings
+
+
+def served_app(app: FastAPI, allowed_hosts: frozenset[str]) -> ASGIApp:
+    """The sandbox app behind the ``Host`` check."""
+    return HostCheck(app, allowed_hosts)
+
+
+def app_from_environment() -> ASGIApp:
     """The app of one ``--workers`` process, configured from ``$CREDITSCOPE_SERVE_CONFIG``.
 
     Every worker opens the same SQLite file; charges are atomic there, so the
@@ -47,7 +66,13 @@ def app_from_environment() -> FastAPI:
     from creditscope.sandbox.app import create_app
     from creditscope.sandbox.config import SandboxConfig
 
-    return create_app(SandboxConfig(**json.loads(os.environ[CONFIG_ENV])))
+    config = json.loads(os.environ[CONFIG_ENV])
+    key_file = config.pop("key_file")
+    keys, _ = chosen_keys(Path(key_file) if key_file else None)
+    credits = config.pop("credits")
+    allowed = frozenset(config.pop("allowed_hosts"))
+    return served_app(create_app(SandboxConfig(keys={key: credits for key in keys}, **config)),
+                      allowed)
 
 
 def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
@@ -115,6 +140,14 @@ def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
     help="Connections served at once per worker; more are answered 503.",
 )
 @click.option(
+    "--allowed-host",
+    "allowed_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="Another host name or address clients use to reach the server (repeatable);"
+    " requests naming any other host are refused.",
+)
+@click.option(
     "--workers",
     default=1,
     show_default=True,
@@ -132,6 +165,7 @@ def command(
     unavailable_rate: float,
     seed: int,
     max_connections: int,
+    allowed_hosts: tuple[str, ...],
     workers: int,
 ) -> None:
     """Run the built-in sandbox service over HTTP (OpenAPI at /openapi.json)."""
@@ -140,13 +174,9 @@ def command(
     from creditscope.sandbox.app import create_app
     from creditscope.sandbox.config import SandboxConfig
 
-    chosen = keys_from_environment()
-    if key_file is not None:
-        from_file, warnings = keys_from_file(key_file)
-        chosen += from_file
-        for warning in warnings:
-            click.echo(f"warning: {warning}", err=True)
-    chosen = list(dict.fromkeys(chosen)) or [DEMO_KEY]
+    chosen, warnings = chosen_keys(key_file)
+    for warning in warnings:
+        click.echo(f"warning: {warning}", err=True)
     db_path = db if db is not None else default_db_path()
     config = SandboxConfig(
         db_path=db_path,
@@ -156,13 +186,17 @@ def command(
         unavailable_rate=unavailable_rate,
         seed=seed,
     )
-    app = create_app(config)
+    hosts = allowed_host_names(host, allowed_hosts)
+    app = served_app(create_app(config), hosts)
     base = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
     if not is_loopback(host):
         click.echo(
             f"warning: {host} is reachable from other machines: anyone who has one of the "
             "keys can spend its (sandbox) credits, and anyone can read /catalog.", err=True,
         )
+        if is_wildcard(host) and not allowed_hosts:
+            click.echo("warning: only loopback host names are answered; add --allowed-host "
+                       "NAME for each name or address clients use.", err=True)
     click.echo(f"creditscope sandbox at {base}")
     click.echo(f"  API keys:  {', '.join(shown_key(key) for key in chosen)}"
                f"  (revoked demo key: {REVOKED_KEY})")
@@ -187,8 +221,10 @@ def command(
         return
     # Several processes need an importable factory; the config travels in the environment.
     os.environ[CONFIG_ENV] = json.dumps({
-        "db_path": str(db_path), "keys": config.keys, "latency_ms": latency,
-        "fail_rate": fail_rate, "unavailable_rate": unavailable_rate, "seed": seed,
+        "db_path": str(db_path), "latency_ms": latency, "fail_rate": fail_rate,
+        "unavailable_rate": unavailable_rate, "seed": seed, "credits": credits,
+        "key_file": str(key_file.resolve()) if key_file is not None else None,
+        "allowed_hosts": sorted(hosts),
     })
     click.echo(f"  workers:   {workers}")
     uvicorn.run(

@@ -16,6 +16,7 @@ from collections.abc import Callable
 import aiohttp_jinja2
 import jinja2
 from aiohttp import web
+from rich.logging import RichHandler
 
 from creditscope.commands.textual_serve_patch import OwnRoutesServer, offline_index_template
 from creditscope.commands.web_access import AccessPolicy, access_middleware, is_wildcard
@@ -76,8 +77,16 @@ class DemoServer(OwnRoutesServer):
         return app
 
     def initialize_logging(self) -> None:
-        """textual-serve's logging without the access log (one line per request is noise)."""
-        super().initialize_logging()
+        """textual-serve's logging without tracebacks' local variables (they hold the
+        token and session ids) and without the access log (one line per request is noise).
+        """
+        logging.basicConfig(
+            level="DEBUG" if self.debug else "INFO",
+            format="%(message)s",
+            handlers=[RichHandler(show_path=False, show_time=False, rich_tracebacks=False,
+                                  console=self.console)],
+            force=True,
+        )
         logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
 
     async def handle_index(self, request: web.Request) -> web.Response:
@@ -88,7 +97,9 @@ class DemoServer(OwnRoutesServer):
         base = f"{request.scheme}://{request.host}"
         font_size = request.query.get("fontsize", "16")
         context = {
-            "font_size": min(int(font_size), 64) if font_size.isdigit() else 16,
+            # isascii: "²" is a digit to isdigit() and not a number to int().
+            "font_size": min(int(font_size), 64)
+            if font_size.isascii() and font_size.isdigit() else 16,
             "app_websocket_url": f"{'wss' if secure else 'ws'}://{request.host}/ws",
             "config": {"static": {"url": f"{base}/static/"}},
             "application": {"name": self.title},

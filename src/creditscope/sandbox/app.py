@@ -28,6 +28,7 @@ from creditscope.sandbox.openapi import (
     openapi_document,
 )
 from creditscope.sandbox.post_bodies import IDEMPOTENCY_HEADER
+from creditscope.sandbox.rate_limit import ClientRate
 from creditscope.sandbox.routes import ROUTERS
 from creditscope.sandbox.routes.endpoint import fault_gate
 from creditscope.sandbox.routes.restaurants import Cuisine, RestaurantId
@@ -84,6 +85,8 @@ def create_app(config: SandboxConfig | None = None) -> FastAPI:
     app.state.store = store
     app.state.config = config
     app.state.faults = Faults(config)
+    app.state.provider_rate = ClientRate(config.provider_requests_per_minute,
+                                         config.provider_requests_burst)
     install_error_handlers(app)
     app.add_middleware(StallAfterCharge)  # injected: charged, then held back
     app.add_middleware(RequestGuard)

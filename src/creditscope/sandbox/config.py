@@ -25,7 +25,8 @@ class SandboxConfig:
     restaurants' ``open_now``) for reproducible tests and screenshots.
     ``stall_after_charge_ms`` holds a charged answer back after the charge (a
     service that charges, then stalls past the client's timeout); ``stalls`` is
-    how many charged answers stall (None: every one).
+    how many charged answers stall (None: every one). ``provider_requests_*``
+    bound how often one client may ask for a provider (see ``rate_limit``).
     """
 
     db_path: str | Path | None = None
@@ -37,3 +38,6 @@ class SandboxConfig:
     stall_after_charge_ms: int = 0
     stalls: int | None = None
     frozen_time: datetime | None = None
+    # POST /provider-requests per client address: a burst, then so many a minute.
+    provider_requests_burst: int = 20
+    provider_requests_per_minute: int = 60

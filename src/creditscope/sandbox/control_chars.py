@@ -1,4 +1,5 @@
-"""Control characters (NUL, the C0 set, DEL) are refused in every parameter and body field.
+"""Control characters (NUL, the C0 and C1 sets, DEL) and bidi overrides are refused in
+every parameter and body field (see :mod:`creditscope.invisible_controls`).
 
 Checked by the request guard before any route runs, so such a request is
 answered 400 ``invalid_parameter`` and never charged, whatever the operation.
@@ -10,12 +11,13 @@ import json
 from typing import Any
 from urllib.parse import parse_qsl
 
+from creditscope.invisible_controls import first_invisible_control
+
 
 def _control_in(text: str) -> str | None:
-    for char in text:
-        if char < "\x20" or char == "\x7f":
-            return char
-    return None
+    if text.isascii() and text.isprintable():  # the common case, without a loop in Python
+        return None
+    return first_invisible_control(text)
 
 
 def _first_in(value: Any, where: str) -> tuple[str, str] | None:

@@ -16,6 +16,7 @@ _ERROR_TEXT: dict[int, str] = {
     402: "insufficient_credits: balance below the price; nothing charged",
     404: "not_found: unknown restaurant id; nothing charged",
     413: "payload_too_large: bodies are limited to 64 KiB",
+    429: "rate_limited: too many requests from this address; Retry-After says when",
     503: "service_unavailable (injected fault); nothing charged",
 }
 _HEADER_DOCS: dict[str, tuple[str, str]] = {
@@ -53,7 +54,7 @@ KEYED_GET_ERRORS = _responses(400, 401, 402, 503, keyed=True)
 RESTAURANT_ERRORS = _responses(400, 401, 402, 404, 503, keyed=True)
 KEYED_POST_ERRORS = _responses(400, 401, 402, 413, 503, keyed=True)
 CATALOG_ERRORS = _responses(503, keyed=False)
-PUBLIC_POST_ERRORS = _responses(400, 413, 503, keyed=False)
+PUBLIC_POST_ERRORS = _responses(400, 413, 429, 503, keyed=False)
 
 SECURITY_SCHEMES: dict[str, Any] = {
     "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},

@@ -8,9 +8,15 @@ Entries for other hosts are counted by host and skipped, and so are a browser's
 CORS preflights (``OPTIONS``); an entry that cannot be
 read, or that names no operation, is listed with the reason. Request headers
 (where a key would be) are never kept; a credential among them adds the usual
-note. Response bodies are not read at all: a base64 image or a large download
-costs nothing but the file's reading, and files over :data:`MAX_HAR_BYTES` are
-refused before they are read.
+note. Response bodies are dropped as they are parsed, so a base64 image or a large
+download costs nothing but the file's reading.
+
+A HAR is outside data, so its reading is bounded: only a regular file is read (a
+FIFO or ``/dev/zero`` is refused unread), files over :data:`MAX_HAR_BYTES` are
+refused before they are read, and a file of more than :data:`MAX_HAR_OBJECTS` JSON
+objects, more than :data:`MAX_HAR_ENTRIES` entries or nested too deep for the parser
+is refused with a message saying so: the memory a HAR can take stays a small
+multiple of its size.
 """
 
 from __future__ import annotations
@@ -25,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from creditscope.file_reading import FileRefused, read_regular_file
 from creditscope.support.curl_parse import looks_like_curl
 from creditscope.support.request_import import (
     KEY_REPLACED,
@@ -36,7 +43,13 @@ from creditscope.support.request_import import (
 if TYPE_CHECKING:
     from creditscope.client.client import DataClient
 
-MAX_HAR_BYTES = 200 * 1024 * 1024  # browsers' exports of a long session stay well under
+MAX_HAR_BYTES = 50 * 1024 * 1024  # a support case's export, filtered to the service, stays under
+MAX_HAR_ENTRIES = 10_000
+# JSON objects parsed (a header is one): each costs a few hundred bytes, so this bounds
+# what a file of tiny objects ({} repeated) costs in memory, whatever its size in bytes.
+MAX_HAR_OBJECTS = 600_000
+_TOO_BIG_ADVICE = (" Export only the requests of the case (filter the browser's network tab"
+                   " by the service's host first).")
 _CREDENTIAL_HEADERS = frozenset({"x-api-key", "authorization", "cookie"})
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 
@@ -82,33 +95,58 @@ class HarReading:
 def read_har(path: Path, base_url: str) -> HarReading:
     """The requests to the service at ``base_url`` in the HAR file at ``path``."""
     try:
-        size = path.stat().st_size
-    except OSError as error:
-        raise ImportProblem(f"Cannot read {path}: {error.strerror or error}.") from None
-    if size > MAX_HAR_BYTES:
-        raise ImportProblem(
-            f"{path} is {size / 2**20:.0f} MB; HAR files over {MAX_HAR_BYTES // 2**20} MB are"
-            " not read. Export only the requests of the case (filter the browser's network"
-            " tab by the service's host first).")
-    try:
-        raw = path.read_bytes()
-    except OSError as error:
-        raise ImportProblem(f"Cannot read {path}: {error.strerror or error}.") from None
+        raw = read_regular_file(path, MAX_HAR_BYTES, advice=_TOO_BIG_ADVICE)
+    except FileRefused as refused:
+        raise ImportProblem(str(refused)) from None
     return parse_har(raw, base_url)
 
 
-def parse_har(raw: bytes | str, base_url: str) -> HarReading:
-    """The requests to the service at ``base_url`` in HAR text ``raw``."""
+class _TooManyObjects(Exception):
+    pass
+
+
+def _bounded_object(counter: list[int]) -> Any:
+    """json's ``object_pairs_hook``: counts objects (refusing past the limit) and keeps
+    only the status of each response as soon as it is parsed (its body and headers are
+    never read), so only one response's worth is ever held."""
+
+    def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+        counter[0] += 1
+        if counter[0] > MAX_HAR_OBJECTS:
+            raise _TooManyObjects
+        built = dict(pairs)
+        if "status" in built and "content" in built:  # a response
+            return {"status": built["status"]}
+        return built
+
+    return build
+
+
+def _har_document(raw: bytes | str) -> Any:
     try:
-        document = json.loads(raw)
+        return json.loads(raw, object_pairs_hook=_bounded_object([0]))
     except UnicodeDecodeError:
         raise ImportProblem("This is not a HAR file: it is not text.") from None
     except ValueError as error:
         raise ImportProblem(f"This is not a HAR file: it is not JSON ({error}).") from None
+    except RecursionError:
+        raise ImportProblem("This HAR file is nested deeper than any browser writes;"
+                            " it was not read.") from None
+    except _TooManyObjects:
+        raise ImportProblem(f"This HAR file holds over {MAX_HAR_OBJECTS:,} JSON objects;"
+                            f" it was not read.{_TOO_BIG_ADVICE}") from None
+
+
+def parse_har(raw: bytes | str, base_url: str) -> HarReading:
+    """The requests to the service at ``base_url`` in HAR text ``raw``."""
+    document = _har_document(raw)
     log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
         raise ImportProblem("This is not a HAR file: it has no log.entries list.")
+    if len(entries) > MAX_HAR_ENTRIES:
+        raise ImportProblem(f"This HAR file has {len(entries):,} entries; at most"
+                            f" {MAX_HAR_ENTRIES:,} are read.{_TOO_BIG_ADVICE}")
     reading = HarReading()
     for number, entry in enumerate(entries, start=1):
         request = entry.get("request") if isinstance(entry, dict) else None

@@ -21,6 +21,7 @@ from textual import on, work
 from creditscope.settings_preview import SettingsError, SettingsPreview
 from creditscope.tui.app_settings import SettingsApp
 from creditscope.tui.messages import ClientFailed, ClientReady, CreditSnapshot, LedgerChanged
+from creditscope.tui.web_tab import STAYS_OFFLINE_NOTE, in_web_tab
 from creditscope.tui.widgets.credit_meter import snapshot_of
 
 if TYPE_CHECKING:
@@ -124,10 +125,15 @@ class ClientApp(SettingsApp):
             self._close_client(old)
         self.start_client()
 
-    def go_online(self) -> None:
-        """Leave offline mode (the next offline miss will be fetched)."""
+    def go_online(self) -> bool:
+        """Leave offline mode (the next offline miss will be fetched); not in a web tab,
+        whose visitor must not spend what the presenter chose not to. True if it did."""
+        if in_web_tab(self):
+            self.notify(STAYS_OFFLINE_NOTE, title="Still offline", severity="warning")
+            return False
         self.rebuild_client(self.settings.model_copy(update={"offline": False}))
         self.notify("Online: requests go to the service again.", title="Offline mode off")
+        return True
 
     @work(group="client-close", description="Close the previous client", exit_on_error=False)
     async def _close_client(self, client: DataClient) -> None:

@@ -397,7 +397,6 @@ class ResultArea(Vertical):
             self.retry()
         elif event.action == OPEN_SETTINGS:
             host.action_go("settings")
-        elif event.action == GO_ONLINE:
-            host.go_online()
+        elif event.action == GO_ONLINE and host.go_online():
             self.retry()
 

@@ -1,5 +1,6 @@
 """Copy text and tell the truth about it: OSC 52 through the terminal, plus the
-platform clipboard tool when present.
+platform clipboard tool when present (never in a ``creditscope web`` tab, whose
+terminal is the visitor's browser and whose machine is not).
 
 When the terminal is known to drop OSC 52 (tmux with its default
 ``set-clipboard external``, GNU screen, a terminal that ignores it; the guess
@@ -21,6 +22,7 @@ from textual.markup import escape
 
 from creditscope.clipboard_check import copy_may_be_lost, platform_tool
 from creditscope.outside_text import shown
+from creditscope.tui.web_tab import in_web_tab
 from creditscope.wording import counted
 
 
@@ -41,6 +43,11 @@ def copy_text(app: App[object], text: str, what: str, *, save_as: str | None = N
     app.copy_to_clipboard(text)
     # ``what`` may quote outside text (a URL): shown as it is, never read as markup.
     what = escape(shown(what))
+    if in_web_tab(app):
+        # The browser's clipboard, through the page; the server's clipboard tool is
+        # the presenter's, not the visitor's.
+        app.notify(f"{what} (to your browser)", title="Copied")
+        return True
     tool = platform_tool()
     if tool is not None:
         app.run_worker(lambda: _run_tool(tool, text), thread=True, group="clipboard",

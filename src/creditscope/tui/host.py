@@ -107,8 +107,8 @@ class ExplorerHost(Protocol):
         """Use new settings: drop the current client and build a fresh one."""
         ...
 
-    def go_online(self) -> None:
-        """Leave offline mode."""
+    def go_online(self) -> bool:
+        """Leave offline mode; False when this explorer may not (a web tab)."""
         ...
 
     def action_go(self, mode: str) -> None:

@@ -18,6 +18,7 @@ from weakref import WeakKeyDictionary
 
 from creditscope.private_files import write_private
 from creditscope.text_folding import fold
+from creditscope.web_demo import web_demo_active
 
 if TYPE_CHECKING:
     from textual.widgets import Input
@@ -98,11 +99,13 @@ _BY_APP: WeakKeyDictionary[object, PlaceChoices] = WeakKeyDictionary()
 
 
 def choices_of(host: ExplorerHost) -> PlaceChoices:
-    """The explorer's choices (made on first use, in the settings' data directory)."""
+    """The explorer's choices (made on first use, in the settings' data directory; for
+    this run only in a ``creditscope web`` tab, whose visitor writes no file of the
+    presenter's and reads none of their choices)."""
     found = _BY_APP.get(host)
     if found is None:
         try:
-            data_dir: Path | None = host.settings.data_dir
+            data_dir: Path | None = None if web_demo_active() else host.settings.data_dir
         except Exception:  # settings not loaded yet: remember for this run only
             data_dir = None
         found = _BY_APP[host] = choices_for(data_dir)

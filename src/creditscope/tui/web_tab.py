@@ -2,7 +2,10 @@
 
 In a web tab, exports reach the visitor as browser downloads (Textual's
 ``deliver_text``, relayed by textual-serve) instead of files written on the
-machine that runs the server, and Settings is read-only.
+machine that runs the server, Settings is read-only, offline mode stays as the
+presenter set it, a copy goes to the browser only (no clipboard tool runs on the
+server), and the tab sees and labels only its own calls (see
+``CreditLedger.own_session_only``).
 """
 
 from __future__ import annotations
@@ -13,12 +16,17 @@ from pathlib import Path
 
 from textual.app import App, ReturnType
 
+from creditscope.private_files import open_for_writing
 from creditscope.web_demo import web_demo_active
 
 READ_ONLY_NOTE = (
     "Web demo: settings are read-only in a browser tab and nothing is saved; "
     "the theme changes for this tab only."
 )
+STAYS_OFFLINE_NOTE = (
+    "Web demo: the presenter set offline mode; a browser tab cannot go online."
+)
+NO_LABELS_NOTE = "Web demo: ticket labels are not kept in a browser tab."
 
 
 def in_web_tab(app: App[ReturnType]) -> bool:
@@ -37,8 +45,9 @@ def save_text(app: App[object], path: Path, text: str) -> str:
     path = path.expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
     # A new export is the owner's only (0600), as the CLI writes them: it holds a
-    # customer's lookups. An existing file keeps the mode its owner gave it.
-    descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    # customer's lookups. An existing file keeps the mode its owner gave it; a symbolic
+    # link planted under the name is not followed.
+    descriptor = open_for_writing(path, private=False)
     with os.fdopen(descriptor, "w", encoding="utf-8") as file:
         file.write(text)
     return str(path)

@@ -15,6 +15,7 @@ from creditscope.sandbox.catalog import catalog
 from creditscope.sandbox.openapi import CATALOG_ERRORS, PUBLIC_POST_ERRORS, body_schema
 from creditscope.sandbox.post_bodies import PostBody
 from creditscope.sandbox.problems import invalid_parameter
+from creditscope.sandbox.rate_limit import ClientRate
 from creditscope.sandbox.routes.endpoint import operation_route
 
 router = APIRouter()
@@ -41,6 +42,8 @@ async def get_catalog() -> JSONResponse:
 )
 async def provider_request(request: Request) -> JSONResponse:
     # Store a request for a new provider; the answer carries its id.
+    rate: ClientRate = request.app.state.provider_rate
+    rate.check(request.client.host if request.client else "", "provider requests")
     posted = await PostBody.read(request)
     if not isinstance(posted.raw, dict):
         raise invalid_parameter("body", "must be a JSON object")

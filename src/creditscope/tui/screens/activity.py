@@ -43,6 +43,7 @@ from creditscope.tui.screens.activity_rows import (
 )
 from creditscope.tui.screens.activity_tickets import ask_and_save, relabel, save_har
 from creditscope.tui.screens.base import AreaScreen
+from creditscope.tui.web_tab import NO_LABELS_NOTE, in_web_tab
 from creditscope.tui.widgets.json_view import JsonView, pretty_json
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput, focus_now
@@ -347,6 +348,9 @@ class ActivityScreen(AreaScreen):
         item = self.selected
         if item is None:
             self.notify("Select a call first.", severity="warning")
+            return
+        if in_web_tab(self.app):  # the ledger is the presenter's
+            self.notify(NO_LABELS_NOTE, title="Label not saved", severity="warning")
             return
         what = f"{item.operation} {params_text(item.params)}".strip()
 

@@ -1,0 +1,59 @@
+"""Reading a file someone handed over (a customer's HAR): a regular file, and only so much.
+
+A path may name a FIFO (reading waits for ever), a device (``/dev/zero`` never
+ends) or a symbolic link to one; none is read. The file is opened without
+blocking, checked with ``fstat`` on the open descriptor (no race with a swap of
+the name), and read up to its limit: a file that grows while read is cut there
+and refused, so memory stays bounded whatever the file does. Pure: every layer
+may use it.
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+
+
+class FileRefused(ValueError):
+    """The file was not read; the message says why, naming it."""
+
+
+def read_regular_file(path: Path, max_bytes: int, *, advice: str = "") -> bytes:
+    """The bytes of the regular file at ``path``; :class:`FileRefused` for anything else
+    or for more than ``max_bytes`` (``advice`` follows that message)."""
+    try:
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    except OSError as error:
+        raise FileRefused(f"Cannot read {path}: {error.strerror or error}.") from None
+    try:
+        kind = os.fstat(descriptor)
+        if not stat.S_ISREG(kind.st_mode):
+            raise FileRefused(f"{path} is not a regular file ({_kind(kind.st_mode)}); it was "
+                              "not read.")
+        too_big = FileRefused(
+            f"{path} is over {max_bytes // 2**20} MB; larger files are not read.{advice}")
+        if kind.st_size > max_bytes:
+            raise too_big
+        os.set_blocking(descriptor, True)
+        with os.fdopen(descriptor, "rb", closefd=False) as file:
+            data = file.read(max_bytes + 1)
+    except OSError as error:
+        raise FileRefused(f"Cannot read {path}: {error.strerror or error}.") from None
+    finally:
+        os.close(descriptor)
+    if len(data) > max_bytes:
+        raise too_big
+    return data
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
