@@ -177,6 +177,28 @@ async def test_a_paste_outside_a_text_field_opens_import_request(
         assert "Northwind Labs Ltd" in static_text(app, "#import-result")
 
 
+async def test_a_request_pasted_into_a_field_opens_import_request_and_the_field_keeps_its_text(
+    make_app: Callable[..., CreditscopeApp],
+) -> None:
+    """Textual keeps the first line of a paste into a one-line box: the name became
+    "curl -X POST https://… \\" and Enter would pay 10 cr for it."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_area(pilot, "company")
+        name = app.screen.query_one("#name", Input)
+        name.value = "Contoso"
+        name.focus()
+        await settle(pilot)
+        name.post_message(events.Paste(PASTED))  # as the terminal delivers it to the box
+        await settle(pilot)
+        assert isinstance(app.screen, ImportRequestScreen)
+        assert "Northwind Labs Ltd" in static_text(app, "#import-result")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert name.value == "Contoso"
+        assert calls(app) == 0
+
+
 async def look_up(pilot: Pilot[Any], name: str, website: str) -> None:
     screen = pilot.app.screen
     screen.query_one("#name", Input).value = name

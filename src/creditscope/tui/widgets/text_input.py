@@ -23,6 +23,7 @@ from __future__ import annotations
 import unicodedata
 from typing import Any, ClassVar
 
+from textual import events
 from textual.binding import Binding, BindingType
 from textual.suggester import SuggestionReady
 from textual.widget import Widget
@@ -60,6 +61,13 @@ def clean_text(text: str) -> str:
     return "".join(
         " " if char == "\t" else char for char in text if char == "\t" or not _unsafe(char)
     )
+
+
+def _starts_like_curl(text: str) -> bool:
+    # Imported here: the curl reader is not in the first frame.
+    from creditscope.support.curl_parse import looks_like_curl
+
+    return looks_like_curl(text)
 
 
 class TextInput(Input):
@@ -101,6 +109,18 @@ class TextInput(Input):
             self.restricted()
         # Cleaning first keeps the cursor right after what was actually inserted.
         super().replace(cleaned, start, end)
+
+    def _on_paste(self, event: events.Paste) -> None:
+        """A whole request pasted into one box (a curl command, or text of several lines,
+        of which Textual would keep the first and drop the rest) is not this field's
+        value: Import request opens with all of it, and the box keeps what it held."""
+        text = event.text.strip()
+        open_import = getattr(self.screen, "action_import_request", None)
+        if open_import is None or not ("\n" in text or _starts_like_curl(text)):
+            return  # Input's own paste
+        event.prevent_default()
+        event.stop()
+        open_import(event.text)
 
     def watch_value(self, _value: str) -> None:
         """Any change makes the last suggestion stale (a new one is on its way)."""
