@@ -189,11 +189,12 @@ class CreditscopeApp(ClientApp):
         (key_order); ``/`` in an empty search box is the habit of pressing ``/`` first,
         not a character. While the tour plays, it sees the visitor's keys first (they
         pause, step or stop it)."""
+        scripted = self.tour is not None and self.tour.posted(event)
         if (self.tour is not None and isinstance(event, events.InputEvent | events.Paste)
                 and not event.is_forwarded and self.tour.intercept(event)):
             return
         if isinstance(event, events.Key | events.Paste) and not event.is_forwarded:
-            await self._typed.take(event)
+            await self._typed.take(event, scripted=scripted)
             return
         await super().on_event(event)
 

@@ -55,31 +55,32 @@ class KeyQueue:
     def __init__(self, app: App[Any], deliver: Callable[[events.Event], Awaitable[None]]):
         self._app = app
         self._deliver = deliver  # what the app does with a key read from the terminal
-        self._waiting: deque[events.Event] = deque()
+        self._waiting: deque[tuple[events.Event, bool]] = deque()  # (key, scripted)
         self._trip = 0  # numbers each key's trip, so a late echo of an old one is ignored
         self._since: float | None = None  # when the key on its way was delivered
         self._watching = False  # a timer will check that the trip on its way ends
         self._enter_last = float("-inf")  # when the last Enter was read
         self._enter_focus: object | None = None  # where the Enters held down since began
 
-    async def take(self, event: events.Event) -> None:
-        """Deliver ``event`` now if nothing is on its way, else after what is."""
+    async def take(self, event: events.Event, *, scripted: bool = False) -> None:
+        """Deliver ``event`` now if nothing is on its way, else after what is. A
+        ``scripted`` key (the guided tour's) is meant, every one: never a held key."""
         for key in typed_keys(event):
-            await self._take_one(key)
+            await self._take_one(key, scripted)
 
-    async def _take_one(self, event: events.Event) -> None:
+    async def _take_one(self, event: events.Event, scripted: bool) -> None:
         if self._since is not None and time.monotonic() - self._since > GIVE_UP_AFTER:
             await self._arrived(self._trip)  # its trip was lost: the keys behind it go on
         if self._since is not None:
-            self._waiting.append(event)
+            self._waiting.append((event, scripted))
             if not self._watching:
                 self._watching = True
                 self._app.set_timer(GIVE_UP_AFTER, self._give_up)
             return
-        await self._send(event)
+        await self._send(event, scripted)
 
-    async def _send(self, event: events.Event) -> None:
-        if self._held_onto_a_price(event):
+    async def _send(self, event: events.Event, scripted: bool) -> None:
+        if not scripted and self._held_onto_a_price(event):
             await self._arrived(self._trip)  # dropped: the next key may go
             return
         target: MessagePump = self._app.focused or self._app.screen
@@ -118,7 +119,7 @@ class KeyQueue:
             return
         self._since = None
         if self._waiting:
-            await self._send(self._waiting.popleft())
+            await self._send(*self._waiting.popleft())
 
     async def _give_up(self) -> None:
         self._watching = False

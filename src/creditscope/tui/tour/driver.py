@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from textual import events
+from textual.app import ScreenStackError
 
 from creditscope.tui.host import host_of
 from creditscope.tui.navigation import entry_for
@@ -143,6 +144,10 @@ class TourDriver:
         return not self.stopped.is_set()
 
     # --- the visitor's keys ------------------------------------------------------------
+
+    def posted(self, event: events.Event) -> bool:
+        """True for a key this driver pressed and the explorer has not seen yet."""
+        return id(event) in self._own
 
     def intercept(self, event: events.Event) -> bool:
         """Handle an input event before the explorer does; True when it was used up.
@@ -329,7 +334,10 @@ class TourDriver:
         if not self.running:
             return
         self._captions = [caption for caption in self._captions if caption.is_attached]
-        screen = self.app.screen
+        try:
+            screen = self.app.screen
+        except ScreenStackError:  # the explorer is closing under the tour
+            return
         if not isinstance(screen, AreaScreen) or screen.query(TourCaption):
             return
         body = screen.query(".area-body")
