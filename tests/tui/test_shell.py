@@ -12,6 +12,7 @@ from creditscope import operations
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.spend_guard import REPEAT_WINDOW
 from creditscope.tui.widgets.credit_meter import CreditMeter
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from pilot_support import settle
@@ -145,6 +146,7 @@ async def test_a_sent_provider_form_is_not_sent_again_until_it_is_edited(
         await pilot.press("s")  # an edit: a new request, offered at its price
         await settle(pilot)
         assert not send.disabled and str(send.label).startswith("Send request · ")
+        await pilot.pause(REPEAT_WINDOW)  # a person's edit; quicker Enters are one press
         await pilot.press("enter")
         await settle(pilot)
         records = app.client.ledger.session_records  # type: ignore[union-attr]
