@@ -25,16 +25,30 @@ def box_below(term: Terminal, caption: str) -> str:
     raise AssertionError(f"no box under {caption!r}:\n{term.text()}")
 
 
-def test_a_word_typed_at_activity_leaves_the_dialog_its_first_letter_opened_empty(
-    terminal: Terminal,
-) -> None:
-    terminal.send(ENTER)  # the first-visit offer: Lisbon's events, so Activity has a call
+def open_activity_with_a_call(terminal: Terminal) -> None:
+    """Lisbon's events (the first-visit offer), then Activity, its call listed."""
+    terminal.send(ENTER)
     terminal.wait_for(r"3 cr spent")
     terminal.settle()
     terminal.press_escape()
     terminal.send(b"5")
     terminal.wait_for(r"ticketing/discovery")
     terminal.settle()
+
+
+def test_socks_typed_at_activity_is_a_search_not_a_saved_file(terminal: Terminal) -> None:
+    open_activity_with_a_call(terminal)
+    terminal.burst(["socks"])  # s saved the response JSON, and "ocks" became its name
+    terminal.settle(0.8)
+    screen = terminal.text()
+    assert "Path (relative" not in screen, screen
+    assert box_below(terminal, "5 Activity") == "socks", screen
+
+
+def test_a_word_typed_at_activity_leaves_the_dialog_its_first_letter_opened_empty(
+    terminal: Terminal,
+) -> None:
+    open_activity_with_a_call(terminal)
     terminal.burst(["labels"])  # l: label the call; "abels" came with it, unread
     terminal.wait_for(r"Ticket label")
     terminal.settle()
