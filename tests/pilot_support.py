@@ -37,3 +37,14 @@ def later(app: Any, seconds: float = 60.0) -> None:
     old and the last press is long done (a refresh pays on its first press)."""
     before = app.spend_guard.clock
     app.spend_guard.clock = lambda: before() + seconds
+
+
+async def open_with_letter(pilot: Pilot[Any], key: str) -> None:
+    """Press ``key``, which opens a dialog, then pause as a person reading it does: keys
+    pressed faster than that belong to the burst that opened it and the dialog ignores
+    them (``tui/key_bursts.py``)."""
+    from creditscope.tui.key_bursts import BURST_GAP
+
+    await pilot.press(key)
+    await pilot.pause(BURST_GAP)
+    await settle(pilot)

@@ -197,7 +197,7 @@ async def save_file(pilot: Pilot[Any]) -> None:
     """Save response JSON, from Activity."""
     if pilot.app.current_mode != "activity":
         await activity(pilot)
-    await _press(pilot, "s")
+    await _press(pilot, "ctrl+s")
 
 
 async def confirm_replay(pilot: Pilot[Any]) -> None:

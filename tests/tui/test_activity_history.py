@@ -24,7 +24,7 @@ from creditscope.tui.screens.import_request import ImportRequestScreen
 from creditscope.tui.widgets.json_view import JsonView
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.wiring import build_client
-from pilot_support import settle
+from pilot_support import open_with_letter, settle
 
 from .conftest import SIZE
 from .screen_text import footer_text
@@ -94,7 +94,7 @@ async def test_an_earlier_sessions_calls_are_listed_reopened_labelled_and_export
         assert not app.screen.query_one("#activity-refetch", PriceButton).display
         assert client_of(app).ledger.session_records == []  # reopening is no call
 
-        await pilot.press("l")  # a ticket label, kept in the history
+        await open_with_letter(pilot, "l")  # a ticket label, kept in the history
         await settle(pilot)
         app.screen.query_one("#label-text", Input).value = "#4821"
         await pilot.press("enter")
@@ -107,7 +107,7 @@ async def test_an_earlier_sessions_calls_are_listed_reopened_labelled_and_export
         await settle(pilot)
         assert [row[1] for row in rows(app)][1:] == ["professional_network/find_company"]
 
-        await pilot.press("x")  # what is listed, as a HAR file
+        await open_with_letter(pilot, "e")  # what is listed, as a HAR file
         await settle(pilot)
         target = tmp_path / "ticket.har"
         app.screen.query_one("#save-path", Input).value = str(target)
@@ -210,10 +210,10 @@ async def test_an_empty_activity_says_how_to_fill_it_and_offers_no_call_actions(
         def usable(key: str) -> bool:
             return app.screen.active_bindings[key].enabled
 
-        assert not any(usable(key) for key in ("c", "y", "s", "ctrl+r", "l", "x"))  # dimmed
+        assert not any(usable(key) for key in ("c", "y", "ctrl+s", "ctrl+r", "l", "e"))  # dimmed
         await client_of(app).call("restaurants/search", {"location": "Lisbon"})
         await settle(pilot)
-        assert all(usable(key) for key in ("c", "y", "s", "ctrl+r", "l", "x"))
+        assert all(usable(key) for key in ("c", "y", "ctrl+s", "ctrl+r", "l", "e"))
 
 
 async def test_the_arrow_keys_step_over_session_dividers(settings: Settings) -> None:
@@ -231,7 +231,7 @@ async def test_the_arrow_keys_step_over_session_dividers(settings: Settings) -> 
         await pilot.press("up")
         await settle(pilot)
         assert table.cursor_row == 1 and "Porto" in text_of(app, "#request-detail")
-        await pilot.press("ctrl+f", *"oslo")
+        await pilot.press("slash", *"oslo")
         await settle(pilot)
         await pilot.press("escape")  # out of the search box: onto what it found
         await settle(pilot)

@@ -47,7 +47,7 @@ START_CREDITS = 10_000
 
 KEYS = [
     "enter", "escape", "tab", "shift+tab", "up", "down", "left", "right", "space",
-    "ctrl+r", "ctrl+l", "ctrl+n", "ctrl+f", "slash", "question_mark",
+    "ctrl+r", "ctrl+l", "ctrl+n", "ctrl+s", "slash", "question_mark",
     "1", "2", "3", "4", "5", "6", "7", "a", "c", "e", "f", "h", "i", "l", "m", "o", "r", "s",
     "t", "v", "w", "x", "y", "z", "p", "j", "plus", "minus", "0",
 ]

@@ -19,7 +19,7 @@ from creditscope.doctor.terminal_check import osc52_support
 from creditscope.tui import clipboard
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.save_file import SaveFileDialog
-from pilot_support import settle
+from pilot_support import open_with_letter, settle
 
 from .conftest import SIZE
 
@@ -55,7 +55,7 @@ def copy_in_tmux(
             client = await app.wait_for_client()
             await client.call("restaurants/search", {"location": "Paris"})
             await settle(pilot)
-            await pilot.press("c")
+            await open_with_letter(pilot, "c")
             await settle(pilot)
             assert len(copied) == 1  # sent to the terminal whatever happens next
             yield done

@@ -16,7 +16,7 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.company.company_card import CompanyCard
 from creditscope.tui.screens.company.match_table import MatchTable
 from creditscope.tui.screens.company.recent import RecentLookups
-from pilot_support import later, settle
+from pilot_support import later, open_with_letter, settle
 
 SIZE = (120, 36)
 
@@ -225,11 +225,11 @@ async def test_copy_url_and_export_matches(
         await open_company(pilot)
         await look_up(pilot, "Northwind Labs Ltd", "northwind-labs.co.uk")
         await pilot.press("down")  # table has focus: select the second match
-        await pilot.press("c")
+        await open_with_letter(pilot, "c")
         assert copied == [table(app).matches[1].company_url]
 
         for name in ("matches.json", "matches.csv"):
-            await pilot.press("e")
+            await open_with_letter(pilot, "e")
             await settle(pilot)
             path_input = app.screen.query_one("#save-path", Input)
             path_input.value = str(tmp_path / name)

@@ -218,14 +218,14 @@ async def test_sort_by_price_keeps_numbers_and_markers(make_app: MakeApp) -> Non
         screen = await search(pilot, "Lisbon")
         table = screen.feed_table
         table.focus()
-        await pilot.press("p")
+        await pilot.press("s", "s")  # by date, then by price
         await pilot.pause()
         shown = [int(str(table.get_row_at(row)[0])) for row in range(table.row_count)]
         prices = [table.events[n - 1].price.amount for n in shown]  # type: ignore[union-attr]
         assert prices == sorted(prices)
         assert sorted(shown) == list(range(1, 21))
         assert "Price ▲" in str(table.columns["price"].label)  # type: ignore[index]
-        await pilot.press("d")
+        await pilot.press("s")  # by date again
         await pilot.pause()
         assert [int(str(table.get_row_at(row)[0])) for row in range(table.row_count)] == list(
             range(1, 21)

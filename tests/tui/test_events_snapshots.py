@@ -71,7 +71,7 @@ def test_detail_panel_in_two_time_zones(
     # A viewer in New York looking at an event in Tokyo: both clocks are shown.
     app = make_app()
     app.clock = lambda: FROZEN_NOW.astimezone(ZoneInfo("America/New_York"))
-    run_before = search_then("35.6895, 139.6917", "p", limit="10")
+    run_before = search_then("35.6895, 139.6917", "s", "s", limit="10")  # date, price
     assert snap_compare(app, terminal_size=SIZE, run_before=run_before)
 
 

@@ -192,7 +192,7 @@ async def test_every_save_dialog_suggests_a_file_name(make_app: MakeApp) -> None
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
         await activity(pilot)
-        await pilot.press("s")  # Save JSON
+        await pilot.press("ctrl+s")  # Save JSON
         await settle(pilot)
         assert app.screen.query_one("#save-path", Input).value.endswith(".json")
         await pilot.press("escape")

@@ -241,6 +241,6 @@ async def test_the_highlighted_endpoint_is_described_in_full(make_app: MakeApp) 
         assert " ".join(longest[4].split()) in shown
         assert f"{longest[1]} {longest[2]}" in shown and longest[3] in shown
         assert detail.region.bottom <= SIZE[1] - 1  # on screen, above the footer
-        await pilot.press("ctrl+f", *"zzzz")
+        await pilot.press("slash", *"zzzz")
         await pilot.pause()
         assert not detail.display  # nothing highlighted, nothing described

@@ -23,7 +23,7 @@ from creditscope.tui.screens.restaurants.overview import OverviewView
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from creditscope.tui.screens.restaurants.reviews_view import ReviewsView
 from creditscope.tui.screens.save_file import SaveFileDialog
-from pilot_support import later, settle
+from pilot_support import later, open_with_letter, settle
 from textual_internals import shown_notifications
 
 from .conftest import SIZE
@@ -53,8 +53,7 @@ def notes(app: CreditscopeApp) -> list[str]:
 
 async def export_to(pilot: Pilot[Any], path: Path) -> tuple[str, str]:
     """Press `e`, read the dialog's title and offered name, save to ``path``."""
-    await pilot.press("e")
-    await settle(pilot)
+    await open_with_letter(pilot, "e")
     dialog = pilot.app.screen
     assert isinstance(dialog, SaveFileDialog), notes(pilot.app)  # type: ignore[arg-type]
     title = str(dialog.query_one(".dialog-title", Label).render())
@@ -93,7 +92,7 @@ async def test_the_feed_exports_every_event_as_shown(app: CreditscopeApp, tmp_pa
         table = screen.feed_table
         assert len(table.events) == 10
         table.focus()
-        await pilot.press("p")  # sorted by price: exported in that order
+        await pilot.press("s", "s")  # date, then price: exported in that order
         await settle(pilot)
         assert shows_export_key(app, "events.export")
         shown = [int(str(table.get_row_at(row)[0])) for row in range(table.row_count)]
@@ -135,7 +134,7 @@ async def test_restaurant_results_export_as_sorted(app: CreditscopeApp, tmp_path
         await search_restaurants(pilot)
         table = app.screen.query_one(RestaurantResults)
         table.focus()
-        await pilot.press("o", "o", "o")  # name, cuisine, then rating (best first)
+        await pilot.press("s", "s", "s")  # name, cuisine, then rating (best first)
         await settle(pilot)
         assert table.sort_column == "rating"
         assert shows_export_key(app, "restaurants.export")

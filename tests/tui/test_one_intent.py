@@ -308,7 +308,7 @@ async def test_a_widget_that_raises_is_reported_and_the_session_goes_on(
         table = app.screen.query_one(RestaurantResults)
         table.action_cycle_sort = broken  # type: ignore[method-assign]
         table.focus()
-        await pilot.press("o")
+        await pilot.press("s")
         await settle(pilot)
         assert app.is_running
         assert "Something went wrong" in visible_text(app)

@@ -12,6 +12,7 @@ from creditscope import operations
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.calls import CallRequest, ResultArea
+from creditscope.tui.spend_guard import REPEAT_WINDOW
 from creditscope.tui.widgets.credit_meter import CreditMeter
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from pilot_support import settle
@@ -121,6 +122,35 @@ async def test_provider_form_sends_and_shows_the_request_id(make_app: MakeApp) -
         await settle(pilot)
         created = text_of(app.screen.query_one("#provider-created", Label))
         assert "Request sent" in created and "preq_" in created
+
+
+async def test_a_sent_provider_form_is_not_sent_again_until_it_is_edited(
+    make_app: MakeApp,
+) -> None:
+    app = make_app(initial_mode="catalog")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        await pilot.press("ctrl+n")
+        await settle(pilot)
+        form = app.screen
+        await pilot.press(*"Trailforks", "enter")
+        await settle(pilot)
+        first = text_of(form.query_one("#provider-created", Label))
+        send = form.query_one("#provider-send", Button)
+        assert "Request sent" in first and send.disabled and "Sent" in str(send.label)
+        await pilot.press("enter", "enter")  # the box still has the cursor: Enter again
+        await settle(pilot)
+        records = app.client.ledger.session_records  # type: ignore[union-attr]
+        assert len([r for r in records if r.operation == "provider-requests"]) == 1
+        assert text_of(form.query_one("#provider-created", Label)) == first  # the same id
+        await pilot.press("s")  # an edit: a new request, offered at its price
+        await settle(pilot)
+        assert not send.disabled and str(send.label).startswith("Send request · ")
+        await pilot.pause(REPEAT_WINDOW)  # a person's edit; quicker Enters are one press
+        await pilot.press("enter")
+        await settle(pilot)
+        records = app.client.ledger.session_records  # type: ignore[union-attr]
+        assert len([r for r in records if r.operation == "provider-requests"]) == 2
 
 
 async def test_provider_form_errors_keep_what_was_typed(make_app: MakeApp) -> None:

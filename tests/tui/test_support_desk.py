@@ -16,7 +16,7 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.company.compare_screen import CompareScreen
 from creditscope.tui.screens.import_request import ImportRequestScreen
 from creditscope.tui.widgets.price_button import PriceButton
-from pilot_support import settle
+from pilot_support import open_with_letter, settle
 
 from .conftest import SIZE
 
@@ -216,7 +216,7 @@ async def test_the_lookup_report_is_copied_and_saved_without_the_key(
         await open_area(pilot, "company")
         await look_up(pilot, "Northwind Labs Ltd", "northwind.com")
         app.screen.query_one("#matches").focus()
-        await pilot.press("t")
+        await pilot.press("y")
         await settle(pilot)
         report = copied[-1]
         assert report.startswith("## Company lookup: Northwind Labs Ltd\n")
@@ -242,7 +242,7 @@ async def open_compare(pilot: Pilot[Any], name: str, website: str) -> None:
     await open_area(pilot, "company")
     await look_up(pilot, name, website)
     pilot.app.screen.query_one("#matches").focus()
-    await pilot.press("w")
+    await open_with_letter(pilot, "w")
     await settle(pilot)
     assert isinstance(pilot.app.screen, CompareScreen)
 
@@ -268,7 +268,7 @@ async def test_compare_without_the_website_then_reopen_it_free(
 
         await pilot.press("escape")
         await settle(pilot)
-        await pilot.press("w")  # again: answered from the cache, at once and free
+        await open_with_letter(pilot, "w")  # again: answered from the cache, at once and free
         await settle(pilot)
         assert app.screen.query_one("#compare-table", DataTable).row_count == 5
         assert "from the cache · free" in static_text(app, "#compare-summary")

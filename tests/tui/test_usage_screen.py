@@ -120,8 +120,8 @@ async def test_the_figures_on_screen_are_the_ledgers(
         assert f"{totals.saved} cr saved by the cache (3 answers)" in summary
         assert "ok 15  █ error 1  █ refused 1  █ unexplained 1" in _text(app, "#usage-outcomes")
         assert "(5)  high 40% · medium 20% · low 20% · no match 20%" in _text(app, "#usage-grades")
-        # t: the last 24 hours, per hour: only today's two calls
-        await pilot.press("t")
+        # d: the last 24 hours, per hour: only today's two calls
+        await pilot.press("d")
         await settle(pilot)
         assert "Last 24 hours:  █ 12 cr spent" in _text(app, "#usage-summary")
         # a new call is counted at once

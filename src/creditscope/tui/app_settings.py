@@ -23,6 +23,7 @@ from textual.theme import Theme
 from creditscope.settings_preview import SettingsError, SettingsPreview, is_sandbox
 from creditscope.tui.fit import FittedApp
 from creditscope.tui.host import Connection, ExplorerSignals
+from creditscope.tui.key_grammar import current_keymap
 from creditscope.tui.spend_guard import SpendGuard
 from creditscope.tui.web_tab import in_web_tab
 
@@ -108,7 +109,7 @@ class SettingsApp(FittedApp):
         theme = settings.theme
         if theme and theme in self.available_themes and theme != self.theme:
             self.theme = theme
-        keys = dict(settings.keys or {})
+        keys = current_keymap(dict(settings.keys or {}))
         if keys and keys != self._keymap_applied:
             self.set_keymap(keys)
             self._keymap_applied = keys

@@ -17,6 +17,9 @@ A held Enter is one press: its repeats (each within the spend guard's repeat win
 the last) never press a price button that the first Enter moved the focus to (Enter on
 the map picks a point and focuses Search; twelve repeats must not search).
 
+The rest of a word whose first letter opened a dialog is not typed into it
+(:mod:`creditscope.tui.key_bursts`).
+
 Escape and the key after it, typed within Textual's escape delay, arrive as the bytes of
 Alt+key (``ESC 3``); nothing in the explorer is bound to Alt, and a person means Escape,
 then 3 (switch to area 3), so :func:`typed_keys` splits such a key in two.
@@ -31,6 +34,7 @@ from typing import TYPE_CHECKING, Any
 
 from textual import events
 
+from creditscope.tui.key_bursts import LetterDialogGuard
 from creditscope.tui.spend_guard import REPEAT_WINDOW
 
 if TYPE_CHECKING:
@@ -61,6 +65,7 @@ class KeyQueue:
         self._watching = False  # a timer will check that the trip on its way ends
         self._enter_last = float("-inf")  # when the last Enter was read
         self._enter_focus: object | None = None  # where the Enters held down since began
+        self._bursts = LetterDialogGuard(app)
 
     async def take(self, event: events.Event, *, scripted: bool = False) -> None:
         """Deliver ``event`` now if nothing is on its way, else after what is. A
@@ -80,7 +85,8 @@ class KeyQueue:
         await self._send(event, scripted)
 
     async def _send(self, event: events.Event, scripted: bool) -> None:
-        if not scripted and self._held_onto_a_price(event):
+        # Asked as each key is sent: by then the key before it has opened what it opens.
+        if not scripted and (self._held_onto_a_price(event) or self._bursts.drops(event)):
             await self._arrived(self._trip)  # dropped: the next key may go
             return
         target: MessagePump = self._app.focused or self._app.screen

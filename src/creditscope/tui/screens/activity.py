@@ -4,7 +4,7 @@ first, searchable, with an inspector for the selected one.
 This session's calls come from memory with everything (headers, answer, latency);
 past sessions' from the ledger's history, a page at a time (``client/history.py``),
 each under a divider. A past call reopens its answer from the cache, free, or says
-why it cannot and offers a priced Re-fetch. ``l`` labels a call for a ticket, ``x``
+why it cannot and offers a priced Re-fetch. ``l`` labels a call for a ticket, ``e``
 exports what is listed as a HAR file; ``i`` (Import) opens a customer's HAR.
 """
 
@@ -66,7 +66,7 @@ PALETTE = (
     ("Save response JSON", "Write the selected body to a file", "save_json"),
     ("Replay call", "Send the selected call again (asks first)", "replay"),
     ("Label call", "Give the selected call a ticket label (l)", "label"),
-    ("Export HAR", "Write the listed calls as a HAR file (x)", "export_har"),
+    ("Export HAR", "Write the listed calls as a HAR file (e)", "export_har"),
 )
 
 
@@ -78,16 +78,16 @@ class ActivityScreen(AreaScreen):
     MAIN_FIELD = "#activity-filter"
     FILTERED_LIST = "#activity-table"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("ctrl+f", "filter", "Filter", id="activity.filter"),
+        Binding("slash", "filter", "Filter", id="activity.filter"),
         Binding("c", "copy_code('curl')", "Copy curl", id="activity.copy_curl"),
         Binding("p", "copy_code('python')", "Copy Python", show=False, id="activity.copy_python"),
         Binding("j", "copy_code('javascript')", "Copy JS", show=False, id="activity.copy_js"),
         Binding("y", "copy_json", "Copy JSON", id="activity.copy_json"),
-        Binding("s", "save_json", "Save JSON", id="activity.save_json"),
+        Binding("ctrl+s", "save_json", "Save JSON", id="activity.save_json"),
         Binding("ctrl+r", "replay", "Replay", id="activity.replay"),
         Binding("z", "zoom_pane", "Zoom pane", id="activity.zoom"),
         Binding("l", "label", "Label", show=False, id="activity.label"),
-        Binding("x", "export_har", "Export HAR", show=False, id="activity.export_har"),
+        Binding("e", "export_har", "Export HAR", show=False, id="activity.export_har"),
     ]
 
     def __init__(self) -> None:

@@ -59,7 +59,7 @@ class CatalogScreen(AreaScreen):
     FILTERED_LIST = "#catalog-table"
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "open_endpoint", "Parameters · example", id="catalog.open_endpoint"),
-        Binding("ctrl+f", "filter", "Filter", id="catalog.filter"),
+        Binding("slash", "filter", "Filter", id="catalog.filter"),
         Binding("ctrl+n", "request_provider", "Request a provider", id="catalog.request_provider"),
         Binding("ctrl+r", "refresh", "Refresh", id="catalog.refresh"),
     ]

@@ -1,6 +1,7 @@
 """The help screen: every key of the current screen and the global ones.
 
-Generated from the active bindings (after the user's keymap), never written by hand;
+Generated from the active bindings (after the user's keymap), never written by hand,
+then the key grammar (the same keys in every area, :mod:`creditscope.tui.key_grammar`);
 a key that spends shows its price as the footer does ("Re-check · N cr"). The
 window fits the terminal and its tables scroll inside its border.
 """
@@ -16,6 +17,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Label, Static
 
 from creditscope.tui.key_costs import cost_of_binding, with_cost
+from creditscope.tui.key_grammar import GRAMMAR
 from creditscope.tui.screens.base import KEY_RULE
 
 # Textual's own plumbing keys that a user does not need listed.
@@ -59,7 +61,7 @@ class HelpScreen(ModalScreen[None]):
     """Lists the keys of the screen it was opened from, then the global keys."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("escape,q,question_mark", "close", "Close", id="help.close"),
+        Binding("escape,question_mark,f1", "close", "Close", id="help.close"),
     ]
 
     def __init__(self, screen: Screen[object]) -> None:
@@ -78,6 +80,9 @@ class HelpScreen(ModalScreen[None]):
                 yield self._table(self.global_rows, "help-global")
                 yield Static("What spends, and what never does", classes="help-section")
                 yield Static(KEY_RULE, classes="help-rule")
+                yield Static("The same keys in every area", classes="help-section")
+                yield self._table([(rule.shown, rule.meaning, "") for rule in GRAMMAR],
+                                  "help-grammar")
             yield Static(
                 "Remap any key in the config file under [b]keys[/b], by binding id.  "
                 "[$text-muted]escape[/$text-muted] closes.",

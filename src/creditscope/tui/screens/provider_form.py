@@ -66,6 +66,9 @@ class ProviderRequestForm(ModalScreen[str | None]):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "close", "Close", id="provider_form.close"),
     ]
+    sent_values: dict[str, str] | None = None
+    """The fields as last sent, until one is edited: Enter or Send then sends nothing."""
+    _sending: dict[str, str] | None = None  # the fields of the request on its way
 
     def compose(self) -> ComposeResult:
         """Title; a scrolling body of labelled inputs, each with its error line; Send / Close.
@@ -90,9 +93,11 @@ class ProviderRequestForm(ModalScreen[str | None]):
                 with ResultArea(id="provider-result", fields=FIELD_BOXES, focus_invalid=False):
                     yield Label("", id="provider-created", classes="success")
             with Horizontal(classes="dialog-buttons"):
-                price = credits_text(price_of(host_of(self), "provider-requests"))
-                yield Button(f"Send request · {price}", variant="primary", id="provider-send")
+                yield Button(self._send_label(), variant="primary", id="provider-send")
                 yield Button("Close", id="provider-close")
+
+    def _send_label(self) -> str:
+        return f"Send request · {credits_text(price_of(host_of(self), 'provider-requests'))}"
 
     def on_mount(self) -> None:
         """Start in the name field."""
@@ -111,8 +116,11 @@ class ProviderRequestForm(ModalScreen[str | None]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#provider-send")
     def send(self) -> None:
-        """Validate locally; send only when every field is fine."""
+        """Validate locally; send only when every field is fine, and a request once: the
+        form as sent is not sent again until it is edited."""
         values = self.values()
+        if values == self.sent_values:
+            return
         problems = field_errors(values)
         self.show_errors(problems)
         if problems:
@@ -120,6 +128,7 @@ class ProviderRequestForm(ModalScreen[str | None]):
             self.query_one(f"#provider-{first}", Input).focus()
             return
         self.query_one("#provider-created", Label).update("")
+        self._sending = values
         request = CallRequest(operations.PROVIDER_REQUESTS, request_body(values),
                               label="your request")
         self.query_one("#provider-result", ResultArea).run(request)
@@ -128,9 +137,20 @@ class ProviderRequestForm(ModalScreen[str | None]):
     def _created(self, event: ResultArea.Succeeded) -> None:
         created = event.answer(operations.PROVIDER_REQUESTS).data
         self.created_id: str = created.id
+        self.sent_values = self._sending
+        send = self.query_one("#provider-send", Button)
+        send.label, send.disabled = "Sent · edit to send another", True
         self.query_one("#provider-created", Label).update(
             f"✔ Request sent. Its id is [b]{created.id}[/b]."
         )
+
+    @on(Input.Changed)
+    def _edited(self) -> None:
+        """An edit after a send makes a new request: Send is offered again."""
+        if self.sent_values is not None and self.values() != self.sent_values:
+            self.sent_values = None
+            send = self.query_one("#provider-send", Button)
+            send.label, send.disabled = self._send_label(), False
 
     @on(ResultArea.Failed, "#provider-result")
     def _refused(self, event: ResultArea.Failed) -> None:

@@ -49,7 +49,7 @@ class UsageScreen(AreaScreen):
     """Charts and figures of the credits spent, saved and wasted."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("t", "toggle_period", "Per hour / day", id="usage.toggle_period"),
+        Binding("d", "toggle_period", "Per hour / day", id="usage.toggle_period"),
     ]
 
     def __init__(self) -> None:
@@ -112,7 +112,7 @@ class UsageScreen(AreaScreen):
 
     def _show_rows(self, rows: list[UsageRow], anything_recorded: bool) -> None:
         if anything_recorded != self.anything_recorded:
-            self.refresh_bindings()  # ``t`` comes with the first call
+            self.refresh_bindings()  # ``d`` comes with the first call
         self.rows = rows
         self.anything_recorded = anything_recorded
         self.show()
@@ -139,13 +139,13 @@ class UsageScreen(AreaScreen):
         self.query_one("#usage-grades", Static).update(grades_markup(usage))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``t`` is offered only when there is something to chart."""
+        """``d`` is offered only when there is something to chart."""
         if action == "toggle_period":
             return self.anything_recorded
         return super().check_action(action, parameters)
 
     def action_toggle_period(self) -> None:
-        """``t``: the last 24 hours per hour, or the last 14 days per day."""
+        """``d``: the last 24 hours per hour, or the last 14 days per day."""
         self.period = "hour" if self.period == "day" else "day"
         self.show()
 

@@ -110,6 +110,16 @@ class TextInput(Input):
         # Cleaning first keeps the cursor right after what was actually inserted.
         super().replace(cleaned, start, end)
 
+    async def _on_key(self, event: events.Key) -> None:
+        """``?`` in an empty box opens help (no search starts with it: a newcomer's first
+        key on a cold start, where the cursor is in a box, is help); else Input's own."""
+        if event.character == "?" and not self.value:
+            event.stop()
+            event.prevent_default()
+            await self.run_action("app.help")
+            return
+        await super()._on_key(event)
+
     def _on_paste(self, event: events.Paste) -> None:
         """A whole request pasted into one box (a curl command, or text of several lines,
         of which Textual would keep the first and drop the rest) is not this field's

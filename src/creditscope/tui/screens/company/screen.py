@@ -57,7 +57,7 @@ class CompanyScreen(AreaScreen):
         Binding("e", "export", "Export", id="company.export"),
         Binding("h", "recent", "Recent", id="company.recent"),
         Binding("ctrl+r", "recheck", "Re-check", id="company.recheck"),
-        Binding("t", "copy_report", "Report", id="company.copy_report"),
+        Binding("y", "copy_report", "Copy report", id="company.copy_report"),
         Binding("w", "compare", "Compare", id="company.compare"),
     ]
     # A re-check is the whole lookup again, past the cache: always charged.
@@ -102,7 +102,7 @@ class CompanyScreen(AreaScreen):
         yield PaletteCommand(
             "Export matches", "Write the matches as JSON or CSV", self.action_export
         )
-        yield PaletteCommand("Copy lookup report", "Markdown for a ticket (t)",
+        yield PaletteCommand("Copy lookup report", "Markdown for a ticket (y)",
                              self.action_copy_report)
         yield PaletteCommand("Save lookup report", "Markdown for a ticket, to a file",
                              self.action_save_report)

@@ -67,12 +67,11 @@ def clip(text: str | None, width: int) -> str:
 
 
 class EventFeedTable(DataTable[Any]):
-    """The feed's events, one numbered row each; ``d``/``p`` (or a header click) sort."""
+    """The feed's events, one numbered row each; ``s`` (or a header click) sorts."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         # Also a header click; listed in help, kept out of the crowded footer.
-        Binding("d", "sort('date')", "Sort by date", show=False, id="events.sort_date"),
-        Binding("p", "sort('price')", "Sort by price", show=False, id="events.sort_price"),
+        Binding("s", "cycle_sort", "Sort (next column)", show=False, id="events.sort"),
     ]
 
     class EventHighlighted(Message):
@@ -197,6 +196,13 @@ class EventFeedTable(DataTable[Any]):
             self.sort_reverse = not self.sort_reverse
         else:
             self.sort_column, self.sort_reverse = column, False
+        self._apply_sort()
+
+    def action_cycle_sort(self) -> None:
+        """``s``, as in every table: sort by the next sortable column."""
+        columns = list(SORT_KEYS)
+        current = columns.index(self.sort_column) if self.sort_column in columns else -1
+        self.sort_column, self.sort_reverse = columns[(current + 1) % len(columns)], False
         self._apply_sort()
 
     def _apply_sort(self) -> None:

@@ -63,11 +63,11 @@ def sort_results(
 
 
 class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
-    """Restaurants from a search; the header or ``o`` changes the order, Enter opens one."""
+    """Restaurants from a search; the header or ``s`` changes the order, Enter opens one."""
 
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Open", id="restaurants.open"),
-        Binding("o", "cycle_sort", "Sort", id="restaurants.sort"),
+        Binding("s", "cycle_sort", "Sort", id="restaurants.sort"),
     ]
 
     class Opened(Message):
@@ -84,7 +84,7 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
             return self.table
 
     class SortChanged(Message):
-        """The order of the rows changed (a header click or ``o``)."""
+        """The order of the rows changed (a header click or ``s``)."""
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
