@@ -13,13 +13,15 @@ import httpx
 import pytest
 from textual.app import App
 from textual.content import Content
-from textual.widgets import Label, Static
+from textual.widgets import DataTable, Label, Static
 
 from creditscope.outside_text import hidden
 from creditscope.sandbox import SANDBOX_BASE_URL
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
+from creditscope.tui.failures import report_failure, report_unexpected
 from creditscope.tui.screens.events import event_detail
+from creditscope.tui.screens.har_import import HarImportScreen
 from creditscope.tui.widgets.error_panel import ErrorPanel
 from explorer_factory import explorer_factory
 from pilot_support import settle
@@ -33,6 +35,8 @@ from security.hostile_corpus import (
 from textual_internals import shown_notifications
 
 from .conftest import FROZEN_NOW, SIZE, frozen_sandbox
+from .test_activity_history import CHROME_EXPORT, start
+from .test_activity_history import explorer as activity_explorer
 from .test_catalog_try import _open_endpoint as open_endpoint
 from .test_company import card, look_up, open_company
 from .test_company import spent as company_spent
@@ -290,3 +294,34 @@ async def test_markup_in_any_text_the_service_sends_is_drawn_as_sent(
         await app.switch_mode("catalog")
         await open_endpoint(pilot, "/restaurants/search")  # the service's catalog: the
         drawn_as_sent(app)  # endpoint's card (and, behind it, the catalog's detail)
+
+
+async def test_a_failure_quoting_markup_is_reported_as_sent(make_app: Any) -> None:
+    """A toast reads markup; an error's text often quotes outside text (or a MarkupError's
+    own "[/]"): the report of a failure must not fail in turn."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        quoted = "closing tag '[/]' has nothing to close in [b]Casa"
+        report_unexpected(app, "Restaurants", ValueError(quoted))
+        report_failure(app, "Export", ValueError(quoted))
+        await settle(pilot)
+        notes = shown_notifications(app)[-2:]
+        assert all(quoted in Content.from_markup(note.message).plain for note in notes)
+
+
+async def test_a_har_file_whose_name_reads_as_markup_opens(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """A downloaded file's name is outside text: shown as it is, never a style or action."""
+    path = tmp_path / "ticket [red]4242[@click=app.quit].har"
+    path.write_text(CHROME_EXPORT.read_text().replace("https://api.dataservice.example",
+                                                      SANDBOX_BASE_URL))
+    app = activity_explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        app.push_screen(HarImportScreen(path))
+        await settle(pilot)
+        assert app.screen.query_one("#har-table", DataTable).row_count == 4
+        title = app.screen.query_one(".dialog-title", Label).render()
+        assert "HAR file · ticket [red]4242[@click=app.quit].har" in str(title)
