@@ -3,12 +3,14 @@
 A zero-width space in "Contoso\\u200b Ltd" looks like "Contoso Ltd" but defeats the
 suffix removal and the cache identity, so the same lookup costs twice and finds a
 look-alike company. Before a typed value is validated, keyed or sent,
-:func:`fold_name` removes zero-width characters and the soft hyphen and reads
+:func:`fold_name` removes what draws nothing (zero-width characters, variation
+selectors, Hangul fillers, tags: :mod:`creditscope.ignorable_characters`) and reads
 non-breaking and other odd spaces as a space; :func:`fold_notes` says what was read
 so. What cannot be folded (a control, a bidi override that makes the text read
-otherwise than it is sent) is refused by :func:`refused_character`, naming it.
+otherwise than it is sent, a directional mark) is refused by :func:`refused_character`, naming it.
 
-Pure: imports nothing of the package but :mod:`creditscope.outside_text`.
+Pure: imports nothing of the package but :mod:`creditscope.outside_text` and
+:mod:`creditscope.ignorable_characters`.
 """
 
 from __future__ import annotations
@@ -18,15 +20,14 @@ from collections import Counter
 from collections.abc import Mapping
 from typing import Any
 
-from creditscope.outside_text import ZERO_WIDTH, hidden
+from creditscope.ignorable_characters import folded_away, without_ignorables
+from creditscope.outside_text import hidden
 
-# Removed: they show nothing (the soft hyphen only where a line breaks).
-INVISIBLE = ZERO_WIDTH | {"\u00ad"}
 # Read as a plain space: non-breaking, the typographic spaces, the ideographic space.
 ODD_SPACES = frozenset(
     "\u00a0\u1680\u202f\u205f\u3000" + "".join(chr(code) for code in range(0x2000, 0x200B))
 )
-_FOLD = {ord(char): None for char in INVISIBLE} | {ord(char): " " for char in ODD_SPACES}
+_SPACES = {ord(char): " " for char in ODD_SPACES}
 
 
 def character_name(char: str) -> str:
@@ -42,7 +43,10 @@ _CONTROL_NAMES = {"\x00": "NULL", "\t": "TAB", "\n": "LINE FEED", "\r": "CARRIAG
 
 def fold_name(text: str) -> str:
     """``text`` with invisible characters removed and odd spaces read as spaces."""
-    return text if text.isascii() else text.translate(_FOLD)
+    # Removed: what shows nothing (Unicode's default ignorables but the directional marks:
+    # zero-width characters, variation selectors, fillers, tags; the soft hyphen shows
+    # only where a line breaks).
+    return text if text.isascii() else without_ignorables(text).translate(_SPACES)
 
 
 def refused_character(text: str) -> str | None:
@@ -50,7 +54,7 @@ def refused_character(text: str) -> str | None:
     if text.isascii() and text.isprintable():
         return None
     for char in text:
-        if hidden(char):
+        if hidden(char):  # the directional marks among the ignorables are format (Cf)
             return character_name(char)
     return None
 
@@ -62,7 +66,7 @@ def fold_notes(params: Mapping[str, Any]) -> list[str]:
     for field, value in params.items():
         if not isinstance(value, str) or fold_name(value) == value:
             continue
-        removed = Counter(char for char in value if char in INVISIBLE)
+        removed = Counter(char for char in value if folded_away(char))
         spaces = Counter(char for char in value if char in ODD_SPACES)
         parts = []
         if removed:

@@ -1,14 +1,18 @@
 """Text compared without case or accents: the one folding of names and typed text.
 
 Place names (the gazetteer, the sandbox's places, what a user types in a city box)
-and company names (the sandbox's naming) fold the same way. Pure and importing
-nothing of the package, so every layer may use it (client, sandbox and screens).
+and company names (the sandbox's naming) fold the same way, characters that draw nothing
+left out ("Lis\u200bbon" is Lisbon). Pure and importing nothing of the package but
+:mod:`creditscope.ignorable_characters`, so every layer may use it (client, sandbox
+and screens).
 """
 
 from __future__ import annotations
 
 import re
 import unicodedata
+
+from creditscope.ignorable_characters import without_ignorables
 
 _NOT_WORD = re.compile(r"[^0-9a-z]+")
 
@@ -20,7 +24,7 @@ def fold_case(text: str) -> str:
         return text.lower()
     # Case first: some marks fold to letters (Greek's iota subscript in "ᾀ" is "ι" once
     # case-folded, as in its capital "ἈΙ"), so stripping marks first would lose them.
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
+    decomposed = unicodedata.normalize("NFKD", without_ignorables(text).casefold())
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 

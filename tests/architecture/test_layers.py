@@ -6,6 +6,7 @@
                                                   (support/ imports neither tui/ nor commands/)
     models.py  request_models.py  operations.py    shared by both; they import neither,
     text_folding.py  web_hosts.py  request_identity.py   only the pure modules below them
+    ignorable_characters.py
 
 A failure names the offending import (file and line) and the rule it breaks.
 """
@@ -22,7 +23,8 @@ REPO = Path(__file__).resolve().parents[2]
 PACKAGE = REPO / "src" / "creditscope"
 
 # Pure modules every layer may use: they import nothing of the package but each other.
-PURE = ("creditscope.text_folding", "creditscope.web_hosts", "creditscope.request_identity")
+PURE = ("creditscope.text_folding", "creditscope.web_hosts", "creditscope.request_identity",
+        "creditscope.ignorable_characters")
 # The bottom layer: what models.py and operations.py may import from the package.
 FOUNDATION = ("creditscope", "creditscope.models", "creditscope.request_models",
               "creditscope.operations", *PURE)
@@ -58,7 +60,8 @@ RULES = (
          "import only each other "
          "and the pure modules", allowed=FOUNDATION),
     Rule(PURE, ("creditscope", "textual"),
-         "text_folding.py, web_hosts.py and request_identity.py are shared by every layer "
+         "text_folding.py, web_hosts.py, request_identity.py and ignorable_characters.py "
+         "are shared by every layer "
          "(sandbox and client included): they import nothing of the package but each other",
          allowed=("creditscope", *PURE)),
     Rule(("creditscope.doctor",), ("creditscope.tui",),

@@ -108,3 +108,14 @@ async def test_openapi_document_describes_the_constraints(client: httpx.AsyncCli
     assert params["lat"]["anyOf"][0]["minimum"] == -90
     body = document["paths"]["/professional_network/find_company"]["post"]["requestBody"]
     assert "name" in body["content"]["application/json"]["schema"]["required"]
+
+
+async def test_a_place_with_a_character_that_draws_nothing_is_the_same_place(
+    client: httpx.AsyncClient,
+) -> None:
+    """"Lis\u200bbon" looks like Lisbon: the sandbox reads it so, not as somewhere else."""
+    plain = await client.get(PATHS["search"], params={"location": "Lisbon"})
+    for hidden_in in ("Lis\u200bbon", "Lis\ufe0fbon", "Lis\u3164bon", "Lis\U000e0041bon"):
+        looks_alike = await client.get(PATHS["search"], params={"location": hidden_in})
+        assert looks_alike.status_code == 200, hidden_in
+        assert looks_alike.json()["results"] == plain.json()["results"], hidden_in

@@ -101,6 +101,13 @@ FOLDED_NAMES = (
     "Contoso\u3000Ltd",
     "Contoso\u205fLtd",
     "Contoso\u00ad Ltd",
+    # The rest of Unicode's default ignorables, and the blanks that are letters: each
+    # draws nothing, so each would be a look-alike name and a second charge.
+    *(f"Con{char}toso Ltd" for char in (
+        "\u034f", "\ufe00", "\ufe0f", "\u115f", "\u1160", "\u3164", "\uffa0", "\u2800",
+        "\u17b4", "\u17b5", "\u180b", "\u180e", "\u180f", "\u2061", "\u2064", "\u2065",
+        "\u206a", "\u206f", "\ufff0", "\ufff8", "\U0001bca0", "\U0001bca3", "\U0001d173",
+        "\U0001d17a", "\U000e0001", "\U000e0041", "\U000e0100", "\U000e0fff")),
 )
 # Refused, free, naming the character.
 REFUSED_NAMES = (
@@ -108,6 +115,8 @@ REFUSED_NAMES = (
     ("Contoso\u202d Ltd", "U+202D LEFT-TO-RIGHT OVERRIDE"),
     ("Contoso\u2067 Ltd", "U+2067 RIGHT-TO-LEFT ISOLATE"),
     ("Contoso\u200f Ltd", "U+200F RIGHT-TO-LEFT MARK"),
+    ("Contoso\u200e Ltd", "U+200E LEFT-TO-RIGHT MARK"),
+    ("Contoso\u061c Ltd", "U+061C ARABIC LETTER MARK"),
     ("Contoso\x1b[31m Ltd", "U+001B ESCAPE"),
     ("Contoso\x9b Ltd", "U+009B CONTROL SEQUENCE INTRODUCER"),
     ("Contoso\u2028 Ltd", "U+2028 LINE SEPARATOR"),

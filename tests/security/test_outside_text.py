@@ -138,6 +138,28 @@ def test_call_prints_the_services_names_visibly_on_a_terminal(
     assert "\\u202eevil" in result.stdout
 
 
+HOSTILE_KEY = f"x{OSC52_CLIPBOARD}{OSC0_TITLE}\x9b31m\u202e\x1b[2J"
+
+
+def hostile_keys(request: httpx.Request) -> httpx.Response:
+    rows = [{"id": "r0", "name": "Tasca", HOSTILE_KEY: "1"}]
+    body = {"id": "rst_0", "name": "Tasca", "hours": {HOSTILE_KEY: "10:00-11:00"},
+            HOSTILE_KEY: "an unknown field", "nested": {"rows": rows}, "rows": rows}
+    return httpx.Response(200, json=body)
+
+
+def test_call_prints_the_services_key_names_visibly_on_a_terminal(
+    service: FakeService, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    service.script.append(hostile_keys)
+    on_a_terminal(monkeypatch)
+    result = run("call", "restaurants/details", "--id", "rst_0")
+    assert result.exit_code == 0, result.output
+    assert terminal_safe(result.stdout)
+    assert "hours.x\\x1b]52;c;" in result.stdout  # the key, shown as its value would be
+    assert "\\u202e" in result.stdout
+
+
 def test_call_json_is_the_exact_data_with_nothing_a_terminal_obeys(service: FakeService) -> None:
     service.script.append(hostile_search)
     result = run("call", "restaurants/search", "--location", "Lisbon", "--json")

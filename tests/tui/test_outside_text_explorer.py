@@ -4,6 +4,8 @@ the terminal as anything but text."""
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 from typing import Any
 
@@ -11,14 +13,17 @@ import httpx
 import pytest
 from textual.app import App
 from textual.content import Content
-from textual.widgets import Label, Static
+from textual.widgets import DataTable, Label, Static
 
 from creditscope.outside_text import hidden
 from creditscope.sandbox import SANDBOX_BASE_URL
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
+from creditscope.tui.failures import report_failure, report_unexpected
 from creditscope.tui.screens.events import event_detail
+from creditscope.tui.screens.har_import import HarImportScreen
 from creditscope.tui.widgets.error_panel import ErrorPanel
+from explorer_factory import explorer_factory
 from pilot_support import settle
 from security.hostile_corpus import (
     HOSTILE_TEXT,
@@ -29,10 +34,15 @@ from security.hostile_corpus import (
 )
 from textual_internals import shown_notifications
 
-from .conftest import SIZE
-from .test_company import look_up, open_company
+from .conftest import FROZEN_NOW, SIZE, frozen_sandbox
+from .test_activity_history import CHROME_EXPORT, start
+from .test_activity_history import explorer as activity_explorer
+from .test_catalog_try import _open_endpoint as open_endpoint
+from .test_company import card, look_up, open_company
 from .test_company import spent as company_spent
 from .test_events_screen import rendered, search, stub_app
+from .test_restaurants_screens import open_row
+from .test_restaurants_screens import search as restaurant_search
 from .test_support_desk import calls, open_area, paste_into_import, static_text
 
 WEB_URL = WEB_URLS[0]
@@ -202,3 +212,116 @@ async def test_a_service_error_that_reads_as_markup_is_shown_as_sent(
         assert "internal_[/]error" in str(panel.query_one(".error-code", Label).render())
         drawn = app.export_screenshot()
         assert not any(hidden(char) for char in drawn if char != "\n")
+
+
+# --- markup in every text the service sends -------------------------------------------
+
+# Each would act were it read as markup: a style, a javascript: link, and a closing tag
+# with nothing to close (MarkupError: the panel stays empty, the search stuck "Fetching…").
+PLANTED = ' [red]X[/red] [link="javascript:alert(1)"]L[/link] [/][b]y[/b]'
+# Values the explorer sends back or parses (an id, a link, a code, an hour, a date):
+# markup there is the service's error, not text the explorer draws.
+NOT_PROSE = re.compile(r"(^|_)(id|url|website|currency|code|status|cursor|date|time|at|"
+                       r"lat|lng|latitude|longitude|phone|email|method|path)$")
+
+
+# A key is the service's text too: opening hours are keyed by whatever it sends.
+PLANTED_KEY = f"x{OSC52_CLIPBOARD}\u202e{PLANTED}"
+
+
+def planted(value: Any, key: str = "") -> Any:
+    """``value`` with :data:`PLANTED` after every prose string in it (and in a key of
+    the opening hours)."""
+    if isinstance(value, dict):
+        extra = {PLANTED_KEY: "10:00-11:00"} if key == "hours" else {}
+        return {name: planted(inner, "hours" if key == "hours" else name)
+                for name, inner in value.items()} | extra
+    if isinstance(value, list):
+        return [planted(inner, key) for inner in value]
+    if isinstance(value, str) and key != "hours" and not NOT_PROSE.search(key):
+        return value + PLANTED
+    return value
+
+
+class MarkupEverywhere(httpx.AsyncBaseTransport):
+    """The sandbox, with :data:`PLANTED` in every prose string of every answer."""
+
+    def __init__(self) -> None:
+        self.sandbox = frozen_sandbox()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        answer = await self.sandbox.handle_async_request(request)
+        await answer.aread()
+        if answer.status_code >= 400 or "json" not in answer.headers.get("content-type", ""):
+            return answer
+        headers = {name: value for name, value in answer.headers.items()
+                   if name.lower().startswith("x-")}
+        return httpx.Response(answer.status_code, headers=headers,
+                              json=planted(answer.json()))
+
+
+def drawn_as_sent(app: App[Any]) -> None:
+    """The planted text is on the screen as sent, and the terminal gets no link."""
+    screen = html.unescape(app.export_screenshot()).replace("\xa0", " ")
+    assert not any(hidden(char) for char in screen if char != "\n")
+    assert "[red]X[/red]" in screen and "[/][b]y[/b]" in screen
+    leftover = screen.replace('[link="javascript:alert(1)"]', "")
+    assert "javascript:" not in leftover, leftover[leftover.index("javascript:") - 300:][:400]
+
+
+async def test_markup_in_any_text_the_service_sends_is_drawn_as_sent(
+    tmp_path: Path, settings: Settings
+) -> None:
+    app = CreditscopeApp(settings, clock=lambda: FROZEN_NOW,
+                         client_factory=explorer_factory(MarkupEverywhere()))
+    async with app.run_test(size=SIZE) as pilot:
+        await restaurant_search(pilot, "Lisbon")
+        drawn_as_sent(app)
+        await open_row(pilot, 0)
+        drawn_as_sent(app)  # the overview
+        for tab in ("m", "r"):  # the menu, the reviews: the tab's letter, then its price
+            await pilot.press(tab)
+            await settle(pilot)
+            await pilot.press("enter")
+            await settle(pilot)
+            drawn_as_sent(app)
+        await pilot.press("escape")
+        await settle(pilot)
+        await open_company(pilot)
+        await look_up(pilot, "Contoso Ltd")
+        assert "[red]X[/red]" in card(app).text_of("description")
+        drawn_as_sent(app)
+        await app.switch_mode("catalog")
+        await open_endpoint(pilot, "/restaurants/search")  # the service's catalog: the
+        drawn_as_sent(app)  # endpoint's card (and, behind it, the catalog's detail)
+
+
+async def test_a_failure_quoting_markup_is_reported_as_sent(make_app: Any) -> None:
+    """A toast reads markup; an error's text often quotes outside text (or a MarkupError's
+    own "[/]"): the report of a failure must not fail in turn."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        quoted = "closing tag '[/]' has nothing to close in [b]Casa"
+        report_unexpected(app, "Restaurants", ValueError(quoted))
+        report_failure(app, "Export", ValueError(quoted))
+        await settle(pilot)
+        notes = shown_notifications(app)[-2:]
+        assert all(quoted in Content.from_markup(note.message).plain for note in notes)
+
+
+async def test_a_har_file_whose_name_reads_as_markup_opens(
+    settings: Settings, tmp_path: Path
+) -> None:
+    """A downloaded file's name is outside text: shown as it is, never a style or action."""
+    path = tmp_path / "ticket [red]4242[@click=app.quit].har"
+    path.write_text(CHROME_EXPORT.read_text().replace("https://api.dataservice.example",
+                                                      SANDBOX_BASE_URL))
+    app = activity_explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await start(pilot)
+        app.push_screen(HarImportScreen(path))
+        await settle(pilot)
+        assert app.screen.query_one("#har-table", DataTable).row_count == 4
+        title = app.screen.query_one(".dialog-title", Label).render()
+        assert "HAR file · ticket [red]4242[@click=app.quit].har" in str(title)

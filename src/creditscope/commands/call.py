@@ -72,7 +72,8 @@ def render_table(data: BaseModel) -> str:
     payload = data.model_dump(mode="json")
     lines: list[str] = []
     rows: list[dict[str, Any]] | None = None
-    for key, value in payload.items():
+    for raw_key, value in payload.items():
+        key = shown(raw_key)  # unknown fields are kept: their names are the service's too
         is_rows = isinstance(value, list) and value and all(isinstance(v, dict) for v in value)
         if is_rows and rows is None:
             rows = [_flatten(v) for v in value]
@@ -101,12 +102,14 @@ def render_table(data: BaseModel) -> str:
 
 
 def _flatten(value: dict[str, Any], prefix: str = "") -> dict[str, Any]:
+    """One level of nesting as ``outer.inner`` keys, each shown: a key is the service's
+    text as much as a value (``hours`` is keyed by whatever the service sends)."""
     flat: dict[str, Any] = {}
     for key, inner in value.items():
         if isinstance(inner, dict) and not prefix:
-            flat.update(_flatten(inner, f"{key}."))
+            flat.update(_flatten(inner, f"{shown(key)}."))
         else:
-            flat[prefix + key] = inner
+            flat[prefix + shown(key)] = inner
     return flat
 
 

@@ -47,6 +47,7 @@ from typing import TYPE_CHECKING, Any
 from textual import on
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Label, LoadingIndicator, Static
@@ -296,10 +297,11 @@ class ResultArea(Vertical):
             self.run(self.last_request, deliberate=True)  # a button on the error: deliberate
 
     def show_empty(self, text: str | None = None) -> None:
-        """Show the empty hint (e.g. "No restaurants match") instead of the content."""
+        """Show the empty hint (e.g. "No restaurants match") instead of the content: plain
+        text, as it often names what the service sent ("near Lisbon [/]")."""
         if text is not None:
             self._empty_text = text
-            self.query_one(".call-empty", Static).update(text)
+            self.query_one(".call-empty", Static).update(Content(text))
         self._set_state("empty")
 
     async def _send(self, request: CallRequest[Any], confirm_over_budget: bool,

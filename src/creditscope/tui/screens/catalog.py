@@ -10,6 +10,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.widgets import Button, DataTable, Input, Static
 
 from creditscope import operations
@@ -131,9 +132,10 @@ class CatalogScreen(AreaScreen):
         summary = f"{counted(len(rows), 'endpoint')} from {counted(providers, 'provider')}"
         if needle:
             summary += f" matching “{text.strip()}” (of {len(self.rows)})"
-        self.query_one("#catalog-summary", Static).update(summary)
         if needle and not rows:
-            self.query_one("#catalog-summary", Static).update(f"Nothing matches “{text.strip()}”.")
+            summary = f"Nothing matches “{text.strip()}”."
+        # Plain text: it quotes the filter as typed ("[/]" is no markup to close).
+        self.query_one("#catalog-summary", Static).update(Content(summary))
 
     def on_resize(self) -> None:
         """Columns fitted to the new width, the highlighted endpoint kept."""

@@ -97,7 +97,7 @@ class EndpointScreen(AreaScreen):
             yield Button(f"Try it · {self._where()}", id="endpoint-try", variant="primary")
 
     def _title(self) -> str:
-        head = f"[b]{escape(self.provider)}[/b] · [b]{self.method} {escape(self.path)}[/b]"
+        head = f"[b]{escape(self.provider)}[/b] · [b]{escape(self.method)} {escape(self.path)}[/b]"
         if self.operation is None:
             return head
         price = price_of(host_of(self), self.operation.name)

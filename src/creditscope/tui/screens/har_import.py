@@ -18,6 +18,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, DataTable, Label, Static
 
@@ -84,8 +85,10 @@ class HarImportScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         """Title, summary, the requests, the selected one's notes, total and buttons."""
         with Vertical(classes="dialog har-dialog"):
-            yield Label(f"HAR file · {self.path.name}", classes="dialog-title")
-            yield Static(f"Reading {self.path}…", id="har-summary", classes="dialog-text")
+            # Content: a file's name is outside text ("[/]" is no markup to close).
+            yield Label(Content(f"HAR file · {self.path.name}"), classes="dialog-title")
+            yield Static(Content(f"Reading {self.path}…"), id="har-summary",
+                         classes="dialog-text")
             yield DataTable(id="har-table", cursor_type="row", zebra_stripes=True)
             yield Static("", id="har-detail")
             with Horizontal(classes="dialog-buttons"):

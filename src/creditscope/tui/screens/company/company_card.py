@@ -113,7 +113,7 @@ class CompanyCard(VerticalScroll, can_focus=False):
         recheck.display = False
         texts["facts"].display = True
         texts["tagline"].update(Text(company.tagline or "", style="italic"))
-        texts["description"].update(company.description or "")
+        texts["description"].update(Text(company.description or ""))  # text, not markup
         texts["facts"].update(company_facts(company, match))
 
     def text_of(self, part: str) -> str:

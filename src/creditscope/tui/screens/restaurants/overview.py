@@ -67,7 +67,9 @@ def hours_table(rows: list[fmt.HoursRow]) -> Table:
     for row in rows:
         closed = "bright_black" if row.hours == "closed" else ""
         style = "bold reverse" if row.is_today else closed
-        table.add_row(row.day, row.hours, "today" if row.is_today else "", style=style)
+        # Text, not markup: a day that is not a weekday is the service's own key.
+        table.add_row(Text(row.day), Text(row.hours), "today" if row.is_today else "",
+                      style=style)
     return table
 
 

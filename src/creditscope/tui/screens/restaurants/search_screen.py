@@ -212,7 +212,9 @@ class RestaurantsScreen(AreaScreen):
         table = self.query_one("#results-table", RestaurantResults)
         cuisine = params.get("cuisine")
         kind = f"{fmt.title_case(cuisine)} restaurants" if cuisine else "restaurants"
-        text = f"[b]{data.total:,}[/b] {kind} near [b]{data.location or self.place}[/b]"
+        # The place is the service's echo: text, never markup.
+        place = escape(data.location or self.place)
+        text = f"[b]{data.total:,}[/b] {escape(kind)} near [b]{place}[/b]"
         if data.total > len(data.results):
             text += f" · showing {len(data.results)}"
         if table.sort_column:
