@@ -148,6 +148,14 @@ def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
     " requests naming any other host are refused.",
 )
 @click.option(
+    "--forwarded-allow-ips",
+    "trusted_proxies",
+    default=None,
+    metavar="ADDRESSES",
+    help="Behind a reverse proxy: its addresses (comma-separated, or '*'), whose"
+    " X-Forwarded-For and X-Forwarded-Proto are believed [default: believed from none].",
+)
+@click.option(
     "--workers",
     default=1,
     show_default=True,
@@ -166,6 +174,7 @@ def command(
     seed: int,
     max_connections: int,
     allowed_hosts: tuple[str, ...],
+    trusted_proxies: str | None,
     workers: int,
 ) -> None:
     """Run the built-in sandbox service over HTTP (OpenAPI at /openapi.json)."""
@@ -209,7 +218,7 @@ def command(
         f"'{base}/restaurants/search?location=Lisbon&limit=3'"
     )
     click.echo(f"    curl -s {base}/catalog")
-    limits = uvicorn_limits(max_connections)
+    limits = uvicorn_limits(max_connections, trusted_proxies)
     if not uvicorn_patch.applies():
         click.echo(
             f"warning: uvicorn {uvicorn.__version__} is not the version the request deadline "
