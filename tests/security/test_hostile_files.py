@@ -97,6 +97,33 @@ def test_history_har_does_not_write_through_a_planted_link(tmp_path: Path) -> No
     assert planted.is_symlink()
 
 
+@pytest.mark.parametrize("writer", ["history --har", "explorer export"])
+def test_an_output_does_not_write_through_a_planted_hard_link(
+    tmp_path: Path, writer: str
+) -> None:
+    """Another name for the victim's file, planted where the output goes: the victim's
+    file keeps its content and its mode (it was overwritten and made 0600)."""
+    from creditscope.tui.web_tab import save_text
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the victim's own file\n")
+    victim.chmod(0o644)
+    planted = tmp_path / "case-4821.har"
+    os.link(victim, planted)
+    if writer == "history --har":
+        result = CliRunner().invoke(main, ["history", "--har", str(planted)])
+        assert result.exit_code == 0, result.output
+    else:
+        class Explorer:  # in a terminal, not a web tab: the export is written here
+            is_web = False
+
+        save_text(Explorer(), planted, "name,website\n")  # type: ignore[arg-type]
+    assert victim.read_text() == "the victim's own file\n"
+    assert victim.stat().st_mode & 0o777 == 0o644
+    assert not planted.samefile(victim) and planted.read_text() != victim.read_text()
+    assert [p.name for p in tmp_path.iterdir() if ".partial" in p.name] == []
+
+
 def test_an_explorer_export_does_not_write_through_a_planted_link(tmp_path: Path) -> None:
     from creditscope.tui.web_tab import save_text
 
