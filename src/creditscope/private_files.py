@@ -47,6 +47,10 @@ def private_directory(path: Path) -> Path:
     return path
 
 
+class NotARegularFile(OSError):
+    """The path names a symbolic link, a FIFO, a device or a directory: not written."""
+
+
 def private_database(path: Path) -> Path:
     """Make ``path``'s directory private and the database file 0600 before SQLite opens it.
 
@@ -55,15 +59,27 @@ def private_database(path: Path) -> Path:
     """
     path = Path(path).expanduser()
     private_directory(path.parent)
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
-    for candidate in (path, *(path.with_name(path.name + s) for s in _SQLITE_SIDE_FILES)):
+    for candidate in (path.with_name(path.name + s) for s in _SQLITE_SIDE_FILES):
         if candidate.exists():
+            _refuse_unless_regular(os.stat(candidate).st_mode, candidate)
             os.chmod(candidate, FILE_MODE)
+    # O_NONBLOCK: a FIFO under the name fails or is refused at once, where SQLite (and
+    # a plain open) would wait for ever for a writer.
+    descriptor = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC,
+                         FILE_MODE)
+    try:
+        _refuse_unless_regular(os.fstat(descriptor).st_mode, path)
+        os.fchmod(descriptor, FILE_MODE)
+    finally:
+        os.close(descriptor)
     return path
 
 
-class NotARegularFile(OSError):
-    """The path names a symbolic link, a FIFO, a device or a directory: not written."""
+def _refuse_unless_regular(mode: int, path: Path, instead: str = "not opened as a database"
+                           ) -> None:
+    if not stat.S_ISREG(mode):
+        raise NotARegularFile(errno.EINVAL, "not a regular file (a FIFO, a device or a "
+                              f"directory); {instead}", str(path))
 
 
 def _writable_kind(path: Path) -> int | None:
@@ -76,9 +92,7 @@ def _writable_kind(path: Path) -> int | None:
     if stat.S_ISLNK(found.st_mode):
         raise NotARegularFile(errno.ELOOP, "a symbolic link is there; not written through "
                               "it (choose another name)", str(path))
-    if not stat.S_ISREG(found.st_mode):
-        raise NotARegularFile(errno.EINVAL, "not a regular file (a FIFO, a device or a "
-                              "directory); not written (choose another name)", str(path))
+    _refuse_unless_regular(found.st_mode, path, "not written (choose another name)")
     return found.st_mode
 
 

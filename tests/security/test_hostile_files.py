@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import stat
 import subprocess
 import sys
 import time
@@ -147,20 +148,48 @@ def test_history_har_does_not_hang_on_a_planted_fifo(tmp_path: Path) -> None:
     assert result.returncode == 1 and "FIFO" in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("value", ["~/creditscope-data", "/dev/null", "a file"])
+@pytest.mark.parametrize("variable", ["CREDITSCOPE_DATA_DIR", "CREDITSCOPE_CACHE_DIR"])
+@pytest.mark.parametrize("value", ["~/creditscope-data", "/dev/null", "a file", "/dev/null/x",
+                                   "/proc/self/x", "", " ", "a file/below"])
 def test_a_bad_data_dir_is_a_usage_error_naming_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, variable: str
 ) -> None:
-    if value == "a file":
-        value = str(tmp_path / "notes.txt")
-        Path(value).write_text("not a directory\n")
-    monkeypatch.setenv("CREDITSCOPE_DATA_DIR", value)
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "notes.txt").write_text("not a directory\n")
+    if value.startswith("a file"):
+        value = str(here / "notes.txt" / value.removeprefix("a file").lstrip("/"))
+    monkeypatch.chdir(here)
+    monkeypatch.setenv(variable, value)
     for command in (["credits"], ["call", "restaurants/search", "--location", "Lisbon"]):
         result = CliRunner().invoke(main, command)
         assert result.exit_code == 2, (command, result.output)
-        assert "CREDITSCOPE_" in result.output and "data_dir" in result.output
-        assert value in result.output
+        named = variable.removeprefix("CREDITSCOPE_").lower()
+        assert "CREDITSCOPE_" in result.output and named in result.output
+        assert value.strip() in result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
+    # Nothing made in the current directory (an empty value was taken to mean it).
+    assert [p.name for p in here.iterdir()] == ["notes.txt"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["sandbox-ledger.sqlite3", "sandbox-ledger.sqlite3-wal"])
+def test_a_fifo_planted_as_the_ledger_is_refused_without_hanging(
+    tmp_path: Path, name: str
+) -> None:
+    data = tmp_path / "ledgers"
+    data.mkdir()
+    os.mkfifo(data / name)
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "creditscope", "call", "restaurants/search", "--location",
+         "Lisbon", "--limit", "1"],
+        env={**os.environ, "CREDITSCOPE_DATA_DIR": str(data)},
+        capture_output=True, text=True, timeout=60, check=False)
+    assert time.monotonic() - started < 60
+    assert "not a regular file" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert stat.S_ISFIFO(os.lstat(data / name).st_mode)  # left as it is
 
 
 def test_a_ledger_that_cannot_be_opened_is_left_in_place(tmp_path: Path) -> None:
