@@ -7,16 +7,19 @@ with the mode of the database file, so a database made 0600 before SQLite
 first opens it stays private with everything that goes with it.
 
 What is written at the user's request (an export, ``history --har``) goes through
-:func:`open_for_writing`, which never follows a symbolic link nor writes into a FIFO
-or device: in a shared directory (``/tmp``) another user may have planted one under
-the name, to have the file land where they choose or to hang the writer.
+:func:`replace_file`, which writes a new file and renames it over the name: it never
+writes through a symbolic or hard link nor into a FIFO or device. In a shared
+directory (``/tmp``) another user may have planted one under the name, to have the
+file land where they choose (or be made 0600) or to hang the writer.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import stat
+import tempfile
 from pathlib import Path
 
 DIRECTORY_MODE = 0o700
@@ -44,6 +47,10 @@ def private_directory(path: Path) -> Path:
     return path
 
 
+class NotARegularFile(OSError):
+    """The path names a symbolic link, a FIFO, a device or a directory: not written."""
+
+
 def private_database(path: Path) -> Path:
     """Make ``path``'s directory private and the database file 0600 before SQLite opens it.
 
@@ -52,49 +59,73 @@ def private_database(path: Path) -> Path:
     """
     path = Path(path).expanduser()
     private_directory(path.parent)
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT, FILE_MODE))
-    for candidate in (path, *(path.with_name(path.name + s) for s in _SQLITE_SIDE_FILES)):
+    for candidate in (path.with_name(path.name + s) for s in _SQLITE_SIDE_FILES):
         if candidate.exists():
+            _refuse_unless_regular(os.stat(candidate).st_mode, candidate)
             os.chmod(candidate, FILE_MODE)
+    # O_NONBLOCK: a FIFO under the name fails or is refused at once, where SQLite (and
+    # a plain open) would wait for ever for a writer.
+    descriptor = os.open(path, os.O_RDONLY | os.O_CREAT | os.O_NONBLOCK | os.O_CLOEXEC,
+                         FILE_MODE)
+    try:
+        _refuse_unless_regular(os.fstat(descriptor).st_mode, path)
+        os.fchmod(descriptor, FILE_MODE)
+    finally:
+        os.close(descriptor)
     return path
 
 
-class NotARegularFile(OSError):
-    """The path names a symbolic link, a FIFO, a device or a directory: not written."""
+def _refuse_unless_regular(mode: int, path: Path, instead: str = "not opened as a database"
+                           ) -> None:
+    if not stat.S_ISREG(mode):
+        raise NotARegularFile(errno.EINVAL, "not a regular file (a FIFO, a device or a "
+                              f"directory); {instead}", str(path))
 
 
-def open_for_writing(path: Path, *, private: bool = True) -> int:
-    """A descriptor for writing ``path`` from its start (created 0600 if new): never
-    through a symbolic link, never into anything but a regular file. ``private``
-    makes an existing file 0600 too; else it keeps the mode its owner gave it.
+def _writable_kind(path: Path) -> int | None:
+    """The mode of what is at ``path`` now (None when nothing is); refuses a symbolic
+    link, a FIFO, a device or a directory with :class:`NotARegularFile`."""
+    try:
+        found = os.lstat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISLNK(found.st_mode):
+        raise NotARegularFile(errno.ELOOP, "a symbolic link is there; not written through "
+                              "it (choose another name)", str(path))
+    _refuse_unless_regular(found.st_mode, path, "not written (choose another name)")
+    return found.st_mode
+
+
+def replace_file(path: Path, text: str, *, private: bool = True) -> Path:
+    """Write ``text`` as the new content of ``path``: into a fresh file in the same
+    directory, then renamed over the name. So nothing is written through a symbolic
+    link or a hard link another name shares (its inode is never touched), a FIFO never
+    hangs the writer, and a reader never sees half a file. ``private`` makes it 0600;
+    else an existing file's mode is kept (a new one is 0600 all the same).
 
     Raises :class:`NotARegularFile` (an ``OSError`` whose ``strerror`` says why)."""
+    path = Path(path)
+    existing = _writable_kind(path)
+    mode = FILE_MODE if private or existing is None else stat.S_IMODE(existing)
+    # mkstemp: O_EXCL and 0600, so a name planted in a shared directory is never used.
+    descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
+                                             suffix=".partial")
     try:
-        # O_NONBLOCK: a FIFO with no reader fails at once instead of hanging the writer.
-        descriptor = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK
-                             | os.O_CLOEXEC, FILE_MODE)
-    except OSError as error:
-        if error.errno in (errno.ELOOP, errno.ENXIO):
-            raise NotARegularFile(error.errno, "a symbolic link or FIFO is there; not "
-                                  "written through it (choose another name)", str(path)) from None
+        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
+            file.write(text)
+            os.fchmod(file.fileno(), mode)
+        _writable_kind(path)  # planted since the first look: still refused
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
         raise
-    kind = os.fstat(descriptor).st_mode
-    if not stat.S_ISREG(kind):
-        os.close(descriptor)
-        raise NotARegularFile(errno.EINVAL, "not a regular file (a device or FIFO); not "
-                              "written (choose another name)", str(path))
-    os.set_blocking(descriptor, True)
-    os.ftruncate(descriptor, 0)
-    if private:
-        os.fchmod(descriptor, FILE_MODE)
-    return descriptor
+    return path
 
 
 def write_private(path: Path, text: str) -> Path:
     """Write ``text`` to a new or existing file readable by its owner only (0600), never
-    through a symbolic link (see :func:`open_for_writing`)."""
+    through a link (see :func:`replace_file`)."""
     path = Path(path).expanduser()
     private_directory(path.parent)
-    with os.fdopen(open_for_writing(path), "w", encoding="utf-8") as file:
-        file.write(text)
-    return path
+    return replace_file(path, text)

@@ -30,6 +30,7 @@ import): it reads a preview, :mod:`creditscope.settings_preview`.
 from __future__ import annotations
 
 import dataclasses
+import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -124,6 +125,23 @@ class Provenance:
         return f"Provenance(file={sorted(self.file)}, env={sorted(self.env)})"
 
 
+def _default_directories() -> tuple[Path, Path]:
+    return (Path(platformdirs.user_data_dir("creditscope")),
+            Path(platformdirs.user_cache_dir("creditscope")))
+
+
+def _creatable(directory: Path) -> None:
+    """Raise ValueError unless ``directory``'s nearest existing ancestor is a directory
+    this user may create entries in (``/dev/null/x``, ``/proc/self/x`` are not)."""
+    ancestor = directory.absolute().parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ValueError(f"{directory} cannot be created: {ancestor} is not a directory")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise ValueError(f"{directory} cannot be created: {ancestor} is not writable")
+
+
 class Settings(BaseSettings):
     """Everything the user can configure. Build with :func:`load_settings`."""
 
@@ -155,6 +173,14 @@ class Settings(BaseSettings):
     def _blank_is_none(cls, value: str | None) -> str | None:
         return (value or "").strip() or None
 
+    @field_validator("data_dir", "cache_dir", mode="before")
+    @classmethod
+    def _not_blank(cls, value: object) -> object:
+        # An empty value would be the current directory, " " a directory named " ".
+        if isinstance(value, str) and not value.strip():
+            raise ValueError("is empty: give a directory, or unset it for the default")
+        return value
+
     @field_validator("data_dir", "cache_dir")
     @classmethod
     def _usable_directory(cls, value: Path) -> Path:
@@ -164,6 +190,10 @@ class Settings(BaseSettings):
                              "full path (in a shell, leave the ~ unquoted)")
         if value.exists() and not value.is_dir():
             raise ValueError(f"{value} is not a directory")
+        # The platform's default is not refused: with a read-only home the ledger is kept
+        # in memory (with a warning) as before; a value the user gave must be usable.
+        if not value.exists() and value not in _default_directories():
+            _creatable(value)
         return value
 
     @property

@@ -162,7 +162,8 @@ async def test_chunked_body_over_64_kib_is_413(client: httpx.AsyncClient) -> Non
 
 async def test_body_just_under_the_limit_is_read(client: httpx.AsyncClient) -> None:
     padding = " " * (64 * 1024 - 40)
-    answer = await client.post("/provider-requests", content=f'{{"name": "Ferries"{padding}}}')
+    answer = await client.post("/provider-requests", content=f'{{"name": "Ferries"{padding}}}',
+                               headers={"Content-Type": "application/json"})
     assert answer.status_code == 200, answer.text
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import stat
 import subprocess
 import sys
 import time
@@ -97,6 +98,33 @@ def test_history_har_does_not_write_through_a_planted_link(tmp_path: Path) -> No
     assert planted.is_symlink()
 
 
+@pytest.mark.parametrize("writer", ["history --har", "explorer export"])
+def test_an_output_does_not_write_through_a_planted_hard_link(
+    tmp_path: Path, writer: str
+) -> None:
+    """Another name for the victim's file, planted where the output goes: the victim's
+    file keeps its content and its mode (it was overwritten and made 0600)."""
+    from creditscope.tui.web_tab import save_text
+
+    victim = tmp_path / "victim.txt"
+    victim.write_text("the victim's own file\n")
+    victim.chmod(0o644)
+    planted = tmp_path / "case-4821.har"
+    os.link(victim, planted)
+    if writer == "history --har":
+        result = CliRunner().invoke(main, ["history", "--har", str(planted)])
+        assert result.exit_code == 0, result.output
+    else:
+        class Explorer:  # in a terminal, not a web tab: the export is written here
+            is_web = False
+
+        save_text(Explorer(), planted, "name,website\n")  # type: ignore[arg-type]
+    assert victim.read_text() == "the victim's own file\n"
+    assert victim.stat().st_mode & 0o777 == 0o644
+    assert not planted.samefile(victim) and planted.read_text() != victim.read_text()
+    assert [p.name for p in tmp_path.iterdir() if ".partial" in p.name] == []
+
+
 def test_an_explorer_export_does_not_write_through_a_planted_link(tmp_path: Path) -> None:
     from creditscope.tui.web_tab import save_text
 
@@ -120,20 +148,48 @@ def test_history_har_does_not_hang_on_a_planted_fifo(tmp_path: Path) -> None:
     assert result.returncode == 1 and "FIFO" in result.stderr, result.stderr
 
 
-@pytest.mark.parametrize("value", ["~/creditscope-data", "/dev/null", "a file"])
+@pytest.mark.parametrize("variable", ["CREDITSCOPE_DATA_DIR", "CREDITSCOPE_CACHE_DIR"])
+@pytest.mark.parametrize("value", ["~/creditscope-data", "/dev/null", "a file", "/dev/null/x",
+                                   "/proc/self/x", "", " ", "a file/below"])
 def test_a_bad_data_dir_is_a_usage_error_naming_it(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, variable: str
 ) -> None:
-    if value == "a file":
-        value = str(tmp_path / "notes.txt")
-        Path(value).write_text("not a directory\n")
-    monkeypatch.setenv("CREDITSCOPE_DATA_DIR", value)
+    here = tmp_path / "here"
+    here.mkdir()
+    (here / "notes.txt").write_text("not a directory\n")
+    if value.startswith("a file"):
+        value = str(here / "notes.txt" / value.removeprefix("a file").lstrip("/"))
+    monkeypatch.chdir(here)
+    monkeypatch.setenv(variable, value)
     for command in (["credits"], ["call", "restaurants/search", "--location", "Lisbon"]):
         result = CliRunner().invoke(main, command)
         assert result.exit_code == 2, (command, result.output)
-        assert "CREDITSCOPE_" in result.output and "data_dir" in result.output
-        assert value in result.output
+        named = variable.removeprefix("CREDITSCOPE_").lower()
+        assert "CREDITSCOPE_" in result.output and named in result.output
+        assert value.strip() in result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
+    # Nothing made in the current directory (an empty value was taken to mean it).
+    assert [p.name for p in here.iterdir()] == ["notes.txt"]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["sandbox-ledger.sqlite3", "sandbox-ledger.sqlite3-wal"])
+def test_a_fifo_planted_as_the_ledger_is_refused_without_hanging(
+    tmp_path: Path, name: str
+) -> None:
+    data = tmp_path / "ledgers"
+    data.mkdir()
+    os.mkfifo(data / name)
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "creditscope", "call", "restaurants/search", "--location",
+         "Lisbon", "--limit", "1"],
+        env={**os.environ, "CREDITSCOPE_DATA_DIR": str(data)},
+        capture_output=True, text=True, timeout=60, check=False)
+    assert time.monotonic() - started < 60
+    assert "not a regular file" in result.stderr, result.stderr
+    assert "Traceback" not in result.stderr
+    assert stat.S_ISFIFO(os.lstat(data / name).st_mode)  # left as it is
 
 
 def test_a_ledger_that_cannot_be_opened_is_left_in_place(tmp_path: Path) -> None:

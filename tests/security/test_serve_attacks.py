@@ -241,11 +241,87 @@ def test_provider_requests_are_limited_per_client_and_rebinding_is_refused(
 
 
 @pytest.mark.slow
-def test_workers_get_the_keys_without_them_in_any_environment(tmp_path: Path) -> None:
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_forged_forwarded_for_does_not_escape_the_rate_limit(
+    tmp_path: Path, workers: str,
+) -> None:
+    """A local client claiming a new address per request (uvicorn believed
+    ``X-Forwarded-For`` from 127.0.0.1) is still one client."""
     started = time.monotonic()
-    path = key_file(tmp_path, SECRET)
-    with served(tmp_path, "--db", str(tmp_path / "db"), "--key-file", str(path),
-                "--workers", "2") as server:
+    db = tmp_path / "sandbox.sqlite3"
+    with served(tmp_path, "--db", str(db), "--workers", workers) as server, \
+            httpx.Client(base_url=server.base, timeout=10) as http:
+        _wait_until_answering(http)
+        statuses = [http.post("/provider-requests", json={"name": f"Flood {n}"},
+                              headers={"X-Forwarded-For": f"10.0.{n // 250}.{n % 250}"}
+                              ).status_code for n in range(60)]
+    # Each worker counts apart: at most two buckets of 20 (and a few refilled).
+    assert statuses.count(200) <= 45, statuses
+    assert statuses.count(429) >= 15, statuses
+    assert time.monotonic() - started < 60
+
+
+def _wait_until_answering(http: httpx.Client) -> None:
+    deadline = time.monotonic() + 20
+    while True:  # workers take a moment to start
+        with suppress(httpx.TransportError):
+            http.get("/catalog")
+            return
+        assert time.monotonic() < deadline, "the server did not start answering"
+        time.sleep(0.2)
+
+
+@pytest.mark.slow
+def test_a_page_of_another_site_cannot_post_provider_requests(tmp_path: Path) -> None:
+    """A cross-site form POST (text/plain, sent by a browser without asking first) and
+    any POST from another origin are refused and stored nowhere; the server's own
+    origin and a JSON POST without Origin (curl, the client) still work."""
+    started = time.monotonic()
+    db = tmp_path / "sandbox.sqlite3"
+    body = '{"name": "Spam from a page"}'
+    with served(tmp_path, "--db", str(db)) as server, \
+            httpx.Client(base_url=server.base, timeout=10) as http:
+        cross_site = http.post("/provider-requests", content=body, headers={
+            "Content-Type": "text/plain", "Origin": "http://evil.example"})
+        cross_json = http.post("/provider-requests", content=body, headers={
+            "Content-Type": "application/json", "Origin": "http://evil.example"})
+        plain = http.post("/provider-requests", content=body,
+                          headers={"Content-Type": "text/plain"})
+        own = http.post("/provider-requests", content=body, headers={
+            "Content-Type": "application/json", "Origin": server.base})
+        tool = http.post("/provider-requests", json={"name": "From curl"})
+        spec = http.get("/openapi.json").json()
+    assert (cross_site.status_code, cross_site.json()["error"]["code"]) == \
+        (403, "forbidden_origin")
+    assert (cross_json.status_code, cross_json.json()["error"]["code"]) == \
+        (403, "forbidden_origin")
+    assert (plain.status_code, plain.json()["error"]["code"]) == \
+        (415, "unsupported_media_type")
+    assert own.status_code == tool.status_code == 200
+    with closing(sqlite3.connect(db)) as stored:
+        names = [name for (name,) in stored.execute("SELECT name FROM provider_requests")]
+    assert sorted(names) == ["From curl", "Spam from a page"]  # the own-origin one only
+    documented = spec["paths"]["/provider-requests"]["post"]["responses"]
+    assert {"403", "415"} <= set(documented)
+    assert time.monotonic() - started < 40
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("source", ["--key-file", "environment"])
+def test_workers_get_the_keys_without_them_in_any_environment(
+    tmp_path: Path, source: str
+) -> None:
+    """Neither the workers nor multiprocessing's resource tracker hold the key in their
+    environment (the supervisor is the user's own process, started with it)."""
+    started = time.monotonic()
+    private_tmp = tmp_path / "tmp"
+    private_tmp.mkdir()
+    if source == "--key-file":
+        args, env = ("--key-file", str(key_file(tmp_path, SECRET))), {}
+    else:
+        args, env = (), {"CREDITSCOPE_SERVE_KEYS": SECRET}
+    with served(tmp_path, "--db", str(tmp_path / "db"), *args, "--workers", "2",
+                env={**env, "TMPDIR": str(private_tmp)}) as server:
         with httpx.Client(base_url=server.base, timeout=10) as http:
             deadline = time.monotonic() + 20
             while True:  # the workers take a moment to start
@@ -256,8 +332,10 @@ def test_workers_get_the_keys_without_them_in_any_environment(tmp_path: Path) ->
                 time.sleep(0.2)
             assert answer.status_code == 200, answer.text
         environments = _environments_of_group(server.pid)
-    assert len(environments) >= 3  # the supervisor and its two workers
+        environments.pop(server.pid)
+    assert len(environments) >= 2  # the two workers (and the resource tracker)
     assert not [pid for pid, environ in environments.items() if SECRET.encode() in environ]
+    assert list(private_tmp.iterdir()) == []  # the keys' file is removed with serve
     assert time.monotonic() - started < 60
 
 

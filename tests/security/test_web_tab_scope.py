@@ -107,3 +107,31 @@ def test_a_web_tab_keeps_its_place_choices_to_itself(
     choices = choices_of(Explorer())  # type: ignore[arg-type]
     assert choices.path is None  # neither read nor written
     assert presenters.read_text(encoding="utf-8") == '{"valencia": "valencia_es"}'
+
+
+@pytest.mark.slow
+async def test_a_visitor_sees_none_of_the_presenters_recent_lookups(tmp_path: Path) -> None:
+    """The presenter looked a company up before the demo; the visitor's Company area
+    lists no recent lookup (the cache is shared, its list of names is not)."""
+    started = time.monotonic()
+    env = {**os.environ, "CREDITSCOPE_CONFIG_FILE": str(tmp_path / "config.toml")}
+    before = subprocess.run(
+        [sys.executable, "-m", "creditscope", "call", "professional_network/find_company",
+         "--name", "PresenterPrivateCo"],
+        env=env, capture_output=True, text=True, timeout=60, check=False)
+    assert before.returncode == 0, before.stderr
+    with web_server(tmp_path, env=env) as server:
+        async with aiohttp.ClientSession(cookies=server.cookie) as session:
+            websocket = await session.ws_connect(
+                f"{server.base.replace('http', 'ws')}/ws?width=160&height=40",
+                headers={"Origin": server.base}, timeout=aiohttp.ClientWSTimeout(ws_close=5))
+            tab = Tab(websocket)
+            await tab.wait_for("creditscope")
+            await tab.keys("\x1b", "2")
+            await tab.wait_for("ecent lookups")
+            await asyncio.sleep(1.5)  # the list fills once the client is ready
+            painted = tab.text()
+            await tab.close()
+    assert "PresenterPrivateCo" not in painted
+    assert "No recent lookups" in painted
+    assert time.monotonic() - started < 120

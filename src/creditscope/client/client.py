@@ -132,9 +132,28 @@ class DataClient(CallPipeline):
         )
 
     def recent(self, operation: str, limit: int = 20) -> list[dict[str, Any]]:
-        """Params of recent cached calls to ``operation`` on this service, newest first."""
+        """Params of recent cached calls to ``operation`` on this service, newest first.
+
+        A ``creditscope web`` tab (``own_session_only``) lists only what it asked itself:
+        the cache is shared with the presenter, whose lookups are not the visitor's to see.
+        """
         if self.cache is None:
             return []
         op = operations.get(operation)
+        if self.ledger.own_session_only:
+            return self._own_recent(op, limit)
         prefix = f"{self.base_url} {op.method} {op.path} "
         return [entry.params for entry in self.cache.recent(op.name, limit=limit, prefix=prefix)]
+
+    def _own_recent(self, op: operations.Operation[Any], limit: int) -> list[dict[str, Any]]:
+        """This session's calls to ``op`` whose answer is in the cache, newest first."""
+        found: dict[str, dict[str, Any]] = {}
+        for rec in reversed(self.ledger.session_records):
+            if len(found) >= limit:
+                break
+            if rec.operation != op.name:
+                continue
+            entry = self.stored_answer(op.name, rec.params)
+            if entry is not None:
+                found.setdefault(entry.key, entry.params)
+        return list(found.values())

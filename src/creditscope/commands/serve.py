@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -19,6 +23,7 @@ from creditscope.commands.serve_keys import (
     refuse_key_option,
     shown_key,
 )
+from creditscope.private_files import write_private
 from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY, REVOKED_KEY
 
 if TYPE_CHECKING:
@@ -27,8 +32,8 @@ if TYPE_CHECKING:
 
 # How `serve --workers N` hands its configuration to the worker processes it spawns:
 # never the keys themselves (a process's environment is readable in /proc by its user
-# and inherited by whatever it starts); each worker reads them again from --key-file
-# or $CREDITSCOPE_SERVE_KEYS, where the user put them.
+# and inherited by whatever it starts); each worker reads them again from --key-file,
+# and those of $CREDITSCOPE_SERVE_KEYS from a private file (the variable is removed).
 CONFIG_ENV = "CREDITSCOPE_SERVE_CONFIG"
 
 
@@ -42,14 +47,34 @@ def default_db_path() -> Path:
     return sandbox_db_path(command_settings())
 
 
-def chosen_keys(key_file: Path | None) -> tuple[list[str], list[str]]:
-    """(keys, warnings): those of ``$CREDITSCOPE_SERVE_KEYS`` and ``key_file``, or the
-    demo key when there are none."""
+def chosen_keys(*key_files: Path | None) -> tuple[list[str], list[str]]:
+    """(keys, warnings): those of ``$CREDITSCOPE_SERVE_KEYS`` and the ``key_files``, or
+    the demo key when there are none."""
     chosen, warnings = keys_from_environment(), list[str]()
-    if key_file is not None:
-        from_file, warnings = keys_from_file(key_file)
-        chosen += from_file
+    for key_file in key_files:
+        if key_file is not None:
+            from_file, said = keys_from_file(key_file)
+            chosen += from_file
+            warnings += said
     return list(dict.fromkeys(chosen)) or [DEMO_KEY], warnings
+
+
+@contextmanager
+def environment_keys_moved_to_a_file() -> Iterator[Path | None]:
+    """Take ``$CREDITSCOPE_SERVE_KEYS`` out of the environment the ``--workers``
+    processes (and multiprocessing's resource tracker) inherit, where ``/proc`` shows
+    it: its keys go to a 0600 file in a private (0700) temporary directory that the
+    workers read as they read ``--key-file``, removed when serve ends."""
+    keys = keys_from_environment()
+    os.environ.pop(KEYS_ENV, None)
+    if not keys:
+        yield None
+        return
+    folder = Path(tempfile.mkdtemp(prefix="creditscope-serve-"))
+    try:
+        yield write_private(folder / "keys", "\n".join(keys) + "\n")
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def served_app(app: FastAPI, allowed_hosts: frozenset[str]) -> ASGIApp:
@@ -67,8 +92,8 @@ def app_from_environment() -> ASGIApp:
     from creditscope.sandbox.config import SandboxConfig
 
     config = json.loads(os.environ[CONFIG_ENV])
-    key_file = config.pop("key_file")
-    keys, _ = chosen_keys(Path(key_file) if key_file else None)
+    key_files = (config.pop("key_file"), config.pop("environment_key_file"))
+    keys, _ = chosen_keys(*(Path(name) for name in key_files if name))
     credits = config.pop("credits")
     allowed = frozenset(config.pop("allowed_hosts"))
     return served_app(create_app(SandboxConfig(keys={key: credits for key in keys}, **config)),
@@ -148,6 +173,14 @@ def _rate(_: click.Context, param: click.Parameter, value: float) -> float:
     " requests naming any other host are refused.",
 )
 @click.option(
+    "--forwarded-allow-ips",
+    "trusted_proxies",
+    default=None,
+    metavar="ADDRESSES",
+    help="Behind a reverse proxy: its addresses (comma-separated, or '*'), whose"
+    " X-Forwarded-For and X-Forwarded-Proto are believed [default: believed from none].",
+)
+@click.option(
     "--workers",
     default=1,
     show_default=True,
@@ -166,6 +199,7 @@ def command(
     seed: int,
     max_connections: int,
     allowed_hosts: tuple[str, ...],
+    trusted_proxies: str | None,
     workers: int,
 ) -> None:
     """Run the built-in sandbox service over HTTP (OpenAPI at /openapi.json)."""
@@ -209,7 +243,7 @@ def command(
         f"'{base}/restaurants/search?location=Lisbon&limit=3'"
     )
     click.echo(f"    curl -s {base}/catalog")
-    limits = uvicorn_limits(max_connections)
+    limits = uvicorn_limits(max_connections, trusted_proxies)
     if not uvicorn_patch.applies():
         click.echo(
             f"warning: uvicorn {uvicorn.__version__} is not the version the request deadline "
@@ -220,14 +254,16 @@ def command(
         uvicorn.run(app, host=host, port=port, log_level="warning", **limits)
         return
     # Several processes need an importable factory; the config travels in the environment.
-    os.environ[CONFIG_ENV] = json.dumps({
-        "db_path": str(db_path), "latency_ms": latency, "fail_rate": fail_rate,
-        "unavailable_rate": unavailable_rate, "seed": seed, "credits": credits,
-        "key_file": str(key_file.resolve()) if key_file is not None else None,
-        "allowed_hosts": sorted(hosts),
-    })
-    click.echo(f"  workers:   {workers}")
-    uvicorn.run(
-        "creditscope.commands.serve:app_from_environment", factory=True, host=host, port=port,
-        workers=workers, log_level="warning", **limits,
-    )
+    with environment_keys_moved_to_a_file() as environment_keys:
+        os.environ[CONFIG_ENV] = json.dumps({
+            "db_path": str(db_path), "latency_ms": latency, "fail_rate": fail_rate,
+            "unavailable_rate": unavailable_rate, "seed": seed, "credits": credits,
+            "key_file": str(key_file.resolve()) if key_file is not None else None,
+            "environment_key_file": str(environment_keys) if environment_keys else None,
+            "allowed_hosts": sorted(hosts),
+        })
+        click.echo(f"  workers:   {workers}")
+        uvicorn.run(
+            "creditscope.commands.serve:app_from_environment", factory=True, host=host,
+            port=port, workers=workers, log_level="warning", **limits,
+        )

@@ -27,9 +27,16 @@ DEFAULT_MAX_CONNECTIONS = 128
 MAX_HEAD_BYTES = 16 * 1024
 
 
-def uvicorn_limits(max_connections: int) -> dict[str, Any]:
-    """The keyword arguments of ``uvicorn.run`` that bound slow and numerous clients."""
+def uvicorn_limits(max_connections: int, trusted_proxies: str | None = None) -> dict[str, Any]:
+    """The keyword arguments of ``uvicorn.run`` that bound slow and numerous clients.
+
+    ``X-Forwarded-For`` is believed only from ``trusted_proxies`` (the operator's
+    ``--forwarded-allow-ips``): uvicorn otherwise trusts it from 127.0.0.1, and any
+    local client could then claim a new address per request and escape the per-client
+    rate limit."""
     return {
+        "proxy_headers": trusted_proxies is not None,
+        "forwarded_allow_ips": trusted_proxies or "",
         "http": http_protocol(),
         "limit_concurrency": max_connections,
         "timeout_keep_alive": KEEP_ALIVE_TIMEOUT_S,

@@ -37,6 +37,20 @@ def browser_url(host: str, port: int, token: str | None = None) -> str:
     return f"http://{host}:{port}/" + (f"?token={token}" if token else "")
 
 
+class OneLineErrors(logging.Filter):
+    """aiohttp's errors in one line, the exception named but not quoted: a malformed
+    request (NUL in ``Host``, an 8 KB header) was a 17-line traceback each, so anyone
+    could flood the presenter's terminal, and the message may quote the header's bytes
+    (a cookie's session id)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if record.exc_info and record.exc_info[1] is not None:
+            name = type(record.exc_info[1]).__name__
+            record.msg, record.args = f"{record.getMessage()}: {name}", None
+            record.exc_info = record.exc_text = None
+        return True
+
+
 class DemoServer(OwnRoutesServer):
     """textual-serve's server with access rules, a tab cap, bounded terminals and local assets."""
 
@@ -88,6 +102,9 @@ class DemoServer(OwnRoutesServer):
             force=True,
         )
         logging.getLogger("aiohttp.access").setLevel(logging.WARNING)
+        server_log = logging.getLogger("aiohttp.server")
+        if not any(isinstance(f, OneLineErrors) for f in server_log.filters):
+            server_log.addFilter(OneLineErrors())
 
     async def handle_index(self, request: web.Request) -> web.Response:
         """The page, with URLs built from the address the browser used."""

@@ -14,8 +14,10 @@ _ERROR_TEXT: dict[int, str] = {
     400: "invalid_parameter: the message names the parameter; nothing charged",
     401: "invalid_api_key: missing, unknown or revoked key",
     402: "insufficient_credits: balance below the price; nothing charged",
+    403: "forbidden_origin: sent by a page of another site (its Origin is not this server's)",
     404: "not_found: unknown restaurant id; nothing charged",
     413: "payload_too_large: bodies are limited to 64 KiB",
+    415: "unsupported_media_type: the body is not sent as application/json",
     429: "rate_limited: too many requests from this address; Retry-After says when",
     503: "service_unavailable (injected fault); nothing charged",
 }
@@ -52,9 +54,9 @@ def _responses(*statuses: int, keyed: bool) -> dict[int | str, dict[str, Any]]:
 # What each operation really answers (tests/reliability fuzzes against this).
 KEYED_GET_ERRORS = _responses(400, 401, 402, 503, keyed=True)
 RESTAURANT_ERRORS = _responses(400, 401, 402, 404, 503, keyed=True)
-KEYED_POST_ERRORS = _responses(400, 401, 402, 413, 503, keyed=True)
+KEYED_POST_ERRORS = _responses(400, 401, 402, 403, 413, 415, 503, keyed=True)
 CATALOG_ERRORS = _responses(503, keyed=False)
-PUBLIC_POST_ERRORS = _responses(400, 413, 429, 503, keyed=False)
+PUBLIC_POST_ERRORS = _responses(400, 403, 413, 415, 429, 503, keyed=False)
 
 SECURITY_SCHEMES: dict[str, Any] = {
     "ApiKeyHeader": {"type": "apiKey", "in": "header", "name": "X-API-Key"},

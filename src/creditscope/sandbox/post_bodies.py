@@ -1,5 +1,10 @@
 """POST bodies: read strictly as JSON, and replayed by ``Idempotency-Key``.
 
+Only a JSON request is read (``Content-Type: application/json``, else 415), and none
+sent by a page of another site (an ``Origin`` that is not this server's, 403): a
+browser sends a cross-site ``text/plain`` form POST without asking first, so without
+these any page a visitor opens could fill ``POST /provider-requests``.
+
 A repeated key with the same body within 24 hours returns the first answer and
 charges nothing; with a different body it is refused.
 """
@@ -15,7 +20,7 @@ from fastapi import Request
 from fastapi.responses import JSONResponse
 
 from creditscope.sandbox.accounts import AccountStore, StoredReply
-from creditscope.sandbox.problems import invalid_parameter
+from creditscope.sandbox.problems import ApiProblem, invalid_parameter
 
 IDEMPOTENCY_HEADER = "Idempotency-Key"
 # What a charge or a stored provider request remembers: scope, key, body fingerprint.
@@ -33,6 +38,20 @@ def json_body(raw: bytes) -> Any:
     except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
         raise invalid_parameter("body", "is not valid JSON", reason="invalid_json") from None
     return body
+
+
+def check_sender(request: Request) -> None:
+    """Refuse a POST from another site's page (403 ``forbidden_origin``) or one whose body
+    is not declared JSON (415 ``unsupported_media_type``), before the body is read."""
+    origin = request.headers.get("origin")
+    own = f"{request.url.scheme}://{request.headers.get('host', '')}".lower()
+    if origin is not None and origin.strip().lower() != own:
+        raise ApiProblem(403, "forbidden_origin",
+                         "a page of another site may not send this request")
+    media_type = request.headers.get("content-type", "").split(";", 1)[0].strip().lower()
+    if media_type != "application/json":
+        raise ApiProblem(415, "unsupported_media_type",
+                         "body: send it as JSON, with Content-Type: application/json")
 
 
 def fingerprint(body: Any) -> str:
@@ -57,6 +76,7 @@ class PostBody:
     @classmethod
     async def read(cls, request: Request) -> PostBody:
         """The header is checked before the body is parsed (a bad key is reported first)."""
+        check_sender(request)
         key = _idempotency_key(request)
         return cls(json_body(await request.body()), key)
 

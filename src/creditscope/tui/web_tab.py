@@ -11,12 +11,11 @@ server), and the tab sees and labels only its own calls (see
 from __future__ import annotations
 
 import io
-import os
 from pathlib import Path
 
 from textual.app import App, ReturnType
 
-from creditscope.private_files import open_for_writing
+from creditscope.private_files import replace_file
 from creditscope.web_demo import web_demo_active
 
 READ_ONLY_NOTE = (
@@ -45,9 +44,7 @@ def save_text(app: App[object], path: Path, text: str) -> str:
     path = path.expanduser()
     path.parent.mkdir(parents=True, exist_ok=True)
     # A new export is the owner's only (0600), as the CLI writes them: it holds a
-    # customer's lookups. An existing file keeps the mode its owner gave it; a symbolic
-    # link planted under the name is not followed.
-    descriptor = open_for_writing(path, private=False)
-    with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-        file.write(text)
+    # customer's lookups. An existing file keeps the mode its owner gave it; a link
+    # planted under the name is refused or replaced, never written through.
+    replace_file(path, text, private=False)
     return str(path)
