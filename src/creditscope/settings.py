@@ -133,8 +133,11 @@ def _default_directories() -> tuple[Path, Path]:
 def _creatable(directory: Path) -> None:
     """Raise ValueError unless ``directory``'s nearest existing ancestor is a directory
     this user may create entries in (``/dev/null/x``, ``/proc/self/x`` are not)."""
-    ancestor = directory.absolute().parent
+    ancestor = directory.absolute()
     while not ancestor.exists() and ancestor != ancestor.parent:
+        if ancestor.is_symlink():  # there, but leading nowhere (dangling, or a loop)
+            raise ValueError(f"{directory} cannot be created: {ancestor} is a link that "
+                             "leads nowhere")
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise ValueError(f"{directory} cannot be created: {ancestor} is not a directory")
@@ -185,6 +188,13 @@ class Settings(BaseSettings):
     @classmethod
     def _usable_directory(cls, value: Path) -> Path:
         # Checked here, so a bad one is a usage error naming it, not a traceback later.
+        try:
+            return cls._checked_directory(value)
+        except OSError as error:  # a name too long, a loop the checks themselves met
+            raise ValueError(f"{value} cannot be used: {error.strerror or error}") from None
+
+    @classmethod
+    def _checked_directory(cls, value: Path) -> Path:
         if str(value).startswith("~"):
             raise ValueError(f"{value} starts with ~, which is not expanded here: give the "
                              "full path (in a shell, leave the ~ unquoted)")

@@ -210,16 +210,20 @@ async def test_a_429_with_infinite_retry_after_is_retried_with_backoff(
     assert retry.delays and all(math.isfinite(d) and d <= 10 for d in retry.delays)
 
 
-@pytest.mark.parametrize("charged", ["-5", "2.5", "lots"])
+@pytest.mark.parametrize("charged", ["-5", "2.5", "lots", "9223372036854775807",
+                                     "99999999999999999999999", "1000000001"])
 async def test_a_hostile_credits_charged_header_is_not_trusted(
     make_client: Any, service: FakeService, charged: str
 ) -> None:
     service.script = [httpx.Response(200, json=BODIES["/restaurants/search"],
                                      headers={"X-Credits-Charged": charged,
                                               "X-Credits-Remaining": "-3"})]
-    result = await make_client().call(SEARCH, {"location": "Lisbon"})
+    client = make_client()
+    result = await client.call(SEARCH, {"location": "Lisbon"})
     assert result.record.credits_charged == 2  # the price, not what the header claimed
     assert result.record.remaining is None
+    # The ledger's totals still add up (a huge value once overflowed SQLite's integers).
+    assert client.ledger.lifetime_totals().spent == 2
 
 
 # --- 8. unloaded lookups ------------------------------------------------------------------------

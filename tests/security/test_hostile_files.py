@@ -150,7 +150,8 @@ def test_history_har_does_not_hang_on_a_planted_fifo(tmp_path: Path) -> None:
 
 @pytest.mark.parametrize("variable", ["CREDITSCOPE_DATA_DIR", "CREDITSCOPE_CACHE_DIR"])
 @pytest.mark.parametrize("value", ["~/creditscope-data", "/dev/null", "a file", "/dev/null/x",
-                                   "/proc/self/x", "", " ", "a file/below"])
+                                   "/proc/self/x", "", " ", "a file/below", "a loop",
+                                   "a loop/below", "a long name"])
 def test_a_bad_data_dir_is_a_usage_error_naming_it(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, value: str, variable: str
 ) -> None:
@@ -159,6 +160,12 @@ def test_a_bad_data_dir_is_a_usage_error_naming_it(
     (here / "notes.txt").write_text("not a directory\n")
     if value.startswith("a file"):
         value = str(here / "notes.txt" / value.removeprefix("a file").lstrip("/"))
+    if value.startswith("a loop"):  # two links that lead to each other
+        os.symlink(here / "loop2", here / "loop1")
+        os.symlink(here / "loop1", here / "loop2")
+        value = str(here / "loop1" / value.removeprefix("a loop").lstrip("/"))
+    if value == "a long name":  # a component over the file system's 255 bytes
+        value = str(here / ("x" * 300))
     monkeypatch.chdir(here)
     monkeypatch.setenv(variable, value)
     for command in (["credits"], ["call", "restaurants/search", "--location", "Lisbon"]):
@@ -169,7 +176,7 @@ def test_a_bad_data_dir_is_a_usage_error_naming_it(
         assert value.strip() in result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
     # Nothing made in the current directory (an empty value was taken to mean it).
-    assert [p.name for p in here.iterdir()] == ["notes.txt"]
+    assert [p.name for p in here.iterdir() if not p.is_symlink()] == ["notes.txt"]
 
 
 @pytest.mark.slow

@@ -71,7 +71,7 @@ async def test_a_tab_cannot_change_the_service_nor_write_files_on_the_server(
             await tab.wait_for("/restaurants/search")
             await tab.keys(ESCAPE, "5")
             await tab.wait_for("Search every session")
-            await tab.keys("s")
+            await tab.keys(CTRL_S)  # Save response JSON (the key grammar: ^s saves)
             await tab.wait_for("your browser downloads it")
             await tab.keys(CTRL_A, CTRL_K)
             await tab.keys(*str(target), pause=0.02)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -129,9 +130,11 @@ async def test_a_visitor_sees_none_of_the_presenters_recent_lookups(tmp_path: Pa
             await tab.wait_for("creditscope")
             await tab.keys("\x1b", "2")
             await tab.wait_for("ecent lookups")
-            await asyncio.sleep(1.5)  # the list fills once the client is ready
+            await asyncio.sleep(3)  # the list fills once the client is ready
             painted = tab.text()
             await tab.close()
     assert "PresenterPrivateCo" not in painted
-    assert "No recent lookups" in painted
+    # Listed lookups would show as "Recent lookups (N)" (tests/tui/test_web_tab.py checks
+    # the list's contents in process, where the tab's own lookups do show).
+    assert not re.search(r"Recent lookups \(\d", painted)
     assert time.monotonic() - started < 120

@@ -15,7 +15,7 @@ from textual.widgets import Button, Input, Select, Switch
 from creditscope.settings import save_settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.web_demo import WebDemoReadOnly
-from pilot_support import settle
+from pilot_support import open_with_letter, settle
 
 from .conftest import SIZE
 from .test_company import look_up, open_company
@@ -68,8 +68,7 @@ async def test_company_export_is_a_download_named_after_the_file_only(
     async with app.run_test(size=SIZE) as pilot:
         await open_company(pilot)
         await look_up(pilot, "Northwind Labs Ltd", "northwind-labs.co.uk")
-        await pilot.press("e")
-        await settle(pilot)
+        await open_with_letter(pilot, "e")
         app.screen.query_one("#save-path", Input).value = str(target)
         await pilot.press("enter")
         await settle(pilot)

@@ -35,11 +35,17 @@ def int_header(response: httpx.Response, name: str) -> int | None:
         return None
 
 
+MAX_CREDITS_HEADER = 10**9
+"""The largest credit count a header may say. No call costs a billion credits, and sums
+of such values stay far inside SQLite's 64-bit integers: one hostile header
+(``X-Credits-Charged: 9223372036854775807``) once overflowed every later total."""
+
+
 def credits_header(response: httpx.Response, name: str) -> int | None:
-    """A credit count header; None (unknown) when absent, garbled or negative, so a
-    hostile value is never trusted and reconciliation settles the truth."""
+    """A credit count header; None (unknown) when absent, garbled, negative or absurdly
+    large, so a hostile value is never trusted and reconciliation settles the truth."""
     value = int_header(response, name)
-    return value if value is not None and value >= 0 else None
+    return value if value is not None and 0 <= value <= MAX_CREDITS_HEADER else None
 
 
 def parse_success(
