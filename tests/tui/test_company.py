@@ -244,3 +244,20 @@ async def test_copy_url_and_export_matches(
         assert len(rows) == 5
         assert rows[0]["company_name"] == "Northwind Labs Ltd" and rows[0]["website_match"] == "yes"
         assert spent(app) == 10
+
+
+async def test_company_opened_after_the_client_is_ready_says_there_are_no_recent_lookups(
+    make_app: Callable[..., CreditscopeApp],
+) -> None:
+    """As people open it: the explorer starts on Events, the client is ready, then `2`.
+    The list filled on mount, when Select still ignores a new prompt, and kept saying
+    "Recent lookups" with nothing in it."""
+    app = make_app()
+    async with app.run_test(size=(120, 36)) as pilot:
+        await app.wait_for_client()
+        await settle(pilot)
+        await app.switch_mode("company")
+        await settle(pilot)
+        recent = app.screen.query_one(RecentLookups)
+        assert recent.disabled
+        assert "No recent lookups" in str(recent.query_one("SelectCurrent #label").render())

@@ -43,7 +43,9 @@ class RecentLookups(Select[str]):
 
     def on_mount(self) -> None:
         """Fill now, when a client is ready, and after every call (a lookup may be new)."""
-        self.reload()
+        # Once mounted: Select ignores a new prompt until then, so an area opened after the
+        # client was ready kept saying "Recent lookups" when there were none.
+        self.call_later(self.reload)
         signals = host_of(self).signals
         signals.client_ready.subscribe(self, lambda _client: self.reload())
         signals.credits_changed.subscribe(self, lambda _credits: self.reload())
