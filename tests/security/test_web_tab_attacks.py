@@ -15,7 +15,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from web_attacker import Tab, web_server
+from web_attacker import open_tab, web_server
 
 pytestmark = pytest.mark.slow
 
@@ -29,15 +29,6 @@ def environment(tmp_path: Path) -> dict[str, str]:
     config.write_text(CONFIG, encoding="utf-8")
     os.chmod(config, 0o600)
     return {"CREDITSCOPE_CONFIG_FILE": str(config)}
-
-
-async def open_tab(session: aiohttp.ClientSession, base: str, size: str = "120x36") -> Tab:
-    width, height = size.split("x")
-    websocket = await session.ws_connect(
-        f"{base.replace('http', 'ws')}/ws?width={width}&height={height}",
-        headers={"Origin": base}, timeout=aiohttp.ClientWSTimeout(ws_close=5),
-    )
-    return Tab(websocket)
 
 
 async def test_a_tab_cannot_change_the_service_nor_write_files_on_the_server(

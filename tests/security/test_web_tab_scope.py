@@ -16,7 +16,7 @@ from pathlib import Path
 
 import aiohttp
 import pytest
-from web_attacker import Tab, web_server
+from web_attacker import open_tab, web_server
 
 from creditscope.client.history import HistoryQuery
 from creditscope.client.ledger import CreditLedger
@@ -74,10 +74,7 @@ async def test_a_visitor_sees_and_labels_none_of_the_presenters_calls(tmp_path: 
     ledger = next(Path(os.environ["XDG_DATA_HOME"]).rglob("*ledger*.sqlite3"))
     with web_server(tmp_path, env=env) as server:
         async with aiohttp.ClientSession(cookies=server.cookie) as session:
-            websocket = await session.ws_connect(
-                f"{server.base.replace('http', 'ws')}/ws?width=160&height=40",
-                headers={"Origin": server.base}, timeout=aiohttp.ClientWSTimeout(ws_close=5))
-            tab = Tab(websocket)
+            tab = await open_tab(session, server.base, "160x40")
             await tab.wait_for("creditscope")
             await tab.keys("\x1b", "5")
             await tab.wait_for("Search every session")
@@ -123,10 +120,7 @@ async def test_a_visitor_sees_none_of_the_presenters_recent_lookups(tmp_path: Pa
     assert before.returncode == 0, before.stderr
     with web_server(tmp_path, env=env) as server:
         async with aiohttp.ClientSession(cookies=server.cookie) as session:
-            websocket = await session.ws_connect(
-                f"{server.base.replace('http', 'ws')}/ws?width=160&height=40",
-                headers={"Origin": server.base}, timeout=aiohttp.ClientWSTimeout(ws_close=5))
-            tab = Tab(websocket)
+            tab = await open_tab(session, server.base, "160x40")
             await tab.wait_for("creditscope")
             await tab.keys("\x1b", "2")
             # The list fills once the tab's client is ready: its own lookups, none yet.

@@ -248,3 +248,13 @@ class Tab:
         self._reader.cancel()
         with suppress(asyncio.CancelledError):
             await self._reader
+
+
+async def open_tab(session: aiohttp.ClientSession, base: str, size: str = "120x36") -> Tab:
+    """A tab of the web demo at ``base``, opened as a browser opens it (same Origin)."""
+    width, height = size.split("x")
+    websocket = await session.ws_connect(
+        f"{base.replace('http', 'ws')}/ws?width={width}&height={height}",
+        headers={"Origin": base}, timeout=aiohttp.ClientWSTimeout(ws_close=5),
+    )
+    return Tab(websocket)
