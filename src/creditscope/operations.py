@@ -59,6 +59,8 @@ class Operation(Generic[ResponseT]):
     # How a parameter's value folds into the request's identity (values the service
     # answers alike fold equal); a parameter not named here: ``same_text``.
     folds: Mapping[str, Fold] = field(default_factory=dict, hash=False)
+    # The answer's list that the ``limit`` parameter bounds: rows past it are dropped.
+    rows: str | None = None
 
     @property
     def path(self) -> str:
@@ -139,7 +141,7 @@ EVENTS: Operation[models.EventFeed] = Operation(
     "Events near a point",
     "Feed of ticketed events near a latitude/longitude: venue, dates, lineup and lead price.",
     ("events", "first_event"), _event_keys,
-    folds={"cursor": request_identity.exact},
+    folds={"cursor": request_identity.exact}, rows="events",
 )
 
 FIND_COMPANY: Operation[models.CompanyLookup] = Operation(
@@ -159,7 +161,7 @@ RESTAURANT_SEARCH: Operation[models.RestaurantSearch] = Operation(
     "Search restaurants",
     "Restaurants near a location, optionally filtered by cuisine.",
     ("total", "top_result", "top_result_id"), _search_keys,
-    folds={"location": request_identity.place},
+    folds={"location": request_identity.place}, rows="results",
 )
 
 RESTAURANT_DETAILS: Operation[models.RestaurantDetails] = Operation(
@@ -183,7 +185,7 @@ RESTAURANT_REVIEWS: Operation[models.Reviews] = Operation(
     models.ReviewsQuery,
     "Restaurant reviews",
     "Recent diner reviews with ratings, dates and helpful votes.",
-    ("total", "average_rating"),
+    ("total", "average_rating"), rows="reviews",
 )
 
 CATALOG: Operation[models.Catalog] = Operation(

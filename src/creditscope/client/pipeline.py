@@ -37,7 +37,7 @@ from creditscope.client.ledger import CreditLedger
 from creditscope.client.pricing import PriceTable
 from creditscope.client.reconcile import Reconciler
 from creditscope.client.records import CacheStatus, CallRecord, Result
-from creditscope.client.responses import parse_success, query_params
+from creditscope.client.responses import drop_rows_past_limit, parse_success, query_params
 from creditscope.client.retry import RetryPolicy
 from creditscope.client.sending import Answer, send_with_retries
 from creditscope.client.session import BudgetRefused, Reservation
@@ -243,6 +243,7 @@ class CallPipeline:
         if entry is None or (entry.is_stale and not self.offline):
             return None
         data = parse_success(op, entry.body, entry.status, entry.headers.get("x-request-id"))
+        note = drop_rows_past_limit(op, data, clean)
         if isinstance(data, models.Catalog):
             self.prices.update_from_catalog(data)
         rec = self._served_free(
@@ -251,6 +252,7 @@ class CallPipeline:
             entry.headers.get("x-request-id"),
             fetched_at=datetime.fromtimestamp(entry.stored_at, UTC),  # not when it was read
         )
+        rec.note = note
         return Result(data, rec)
 
     # --- the request as sent and recorded -----------------------------------------

@@ -3,13 +3,13 @@ exception from an error (the status -> class tables themselves live in errors.py
 
 from __future__ import annotations
 
-import json
+from collections.abc import Mapping
 from typing import Any
 
 import httpx
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from creditscope import models, operations
+from creditscope import json_limits, models, operations
 from creditscope.client.errors import (
     CreditscopeError,
     RateLimited,
@@ -48,12 +48,57 @@ def credits_header(response: httpx.Response, name: str) -> int | None:
     return value if value is not None and 0 <= value <= MAX_CREDITS_HEADER else None
 
 
+MAX_ANSWER_BYTES = 4 * 1024 * 1024
+"""The largest answer body read. The spec's largest answers (50 events or reviews, a
+long menu) are tens of kilobytes; 4 MiB is ~40 times that, and parsed it stays under
+~100 MB. A hostile answer of 200,000 rows (45 MB) once took 830 MB and 12 s."""
+
+
+async def read_capped(response: httpx.Response, cap: int) -> bytes | None:
+    """The body of a streamed ``response``, or None (stopped reading) past ``cap`` bytes,
+    so a huge answer never sits in memory whole."""
+    declared = int_header(response, "Content-Length")
+    if declared is not None and declared > cap:
+        return None
+    chunks: list[bytes] = []
+    size = 0
+    async for chunk in response.aiter_bytes():
+        size += len(chunk)
+        if size > cap:
+            return None
+        chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def body_text(response: httpx.Response, content: bytes) -> str:
+    """``content`` decoded as httpx's ``Response.text`` would (charset, else UTF-8)."""
+    try:
+        return content.decode(response.charset_encoding or "utf-8", "replace")
+    except LookupError:  # an unknown charset name
+        return content.decode("utf-8", "replace")
+
+
+def too_large(op: operations.Operation[Any], status: int, request_id: str | None
+              ) -> UnexpectedResponse:
+    """The error for an answer past :data:`MAX_ANSWER_BYTES` (its body was not kept)."""
+    return UnexpectedResponse(
+        f"{op.title}: the answer is larger than {MAX_ANSWER_BYTES // (1024 * 1024)} MB;"
+        " it was not read", status=status, code="unexpected_response",
+        request_id=request_id,
+    )
+
+
 def parse_success(
     op: operations.Operation[ResponseT], body: str, status: int, request_id: str | None
 ) -> ResponseT:
     """The operation's model from a success body, or UnexpectedResponse with the raw body."""
     try:
-        payload = json.loads(body)
+        payload = json_limits.loads(body)
+    except json_limits.JsonTooDeep as deep:
+        raise UnexpectedResponse(
+            f"{op.title}: the answer is not usable: {deep}", status=status,
+            code="unexpected_response", request_id=request_id, body=body,
+        ) from None
     except ValueError:
         raise UnexpectedResponse(
             f"{op.title}: the answer is not JSON", status=status, code="unexpected_response",
@@ -68,6 +113,21 @@ def parse_success(
             f"{op.title}: unexpected answer shape ({where}: {first['msg']})", status=status,
             code="unexpected_response", request_id=request_id, body=body,
         ) from None
+
+
+def drop_rows_past_limit(op: operations.Operation[Any], data: BaseModel,
+                         params: Mapping[str, Any]) -> str | None:
+    """Keep at most the requested ``limit`` of the answer's rows (a validated limit, so
+    never past the spec's maximum); returns a note when rows were dropped."""
+    if op.rows is None:
+        return None
+    limit = params.get("limit", op.request_model.model_fields["limit"].default)
+    rows = getattr(data, op.rows)
+    if not isinstance(limit, int) or not isinstance(rows, list) or len(rows) <= limit:
+        return None
+    setattr(data, op.rows, rows[:limit])
+    return (f"The service sent {len(rows):,} {op.rows} for a limit of {limit}; the"
+            f" {len(rows) - limit:,} past the limit were dropped.")
 
 
 def error_from(

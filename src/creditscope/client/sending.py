@@ -25,10 +25,15 @@ from creditscope.client.errors import (
 )
 from creditscope.client.records import CallRecord
 from creditscope.client.responses import (
+    MAX_ANSWER_BYTES,
+    body_text,
     credits_header,
+    drop_rows_past_limit,
     error_from,
     parse_success,
     query_params,
+    read_capped,
+    too_large,
 )
 from creditscope.client.retry import RetryPolicy, never_left
 
@@ -67,12 +72,16 @@ async def send_with_retries(
     while True:
         rec.attempts += 1
         try:
-            response = await http.request(
+            response = await http.send(http.build_request(
                 op.method, op.path,
                 params=None if op.is_post else query_params(clean),
                 json=clean if op.is_post else None,
                 headers=headers,
-            )
+            ), stream=True)
+            try:
+                content = await read_capped(response, MAX_ANSWER_BYTES)
+            finally:
+                await response.aclose()
         except httpx.TransportError as exc:
             may_retry = True
             if not never_left(exc):
@@ -102,7 +111,7 @@ async def send_with_retries(
                 continue
         break
 
-    body = response.text
+    body = "" if content is None else body_text(response, content)
     request_id = response.headers.get("X-Request-Id")
     reported = credits_header(response, "X-Credits-Charged")
     success = 200 <= status < 300
@@ -114,13 +123,16 @@ async def send_with_retries(
     rec.raw_body = body
     rec.response_headers = dict(response.headers)
     rec.latency_ms = (time.perf_counter() - started) * 1000
-    if not success:
-        raise error_from(response, body, request_id, policy)
     try:
+        if content is None:
+            raise too_large(op, status, request_id)
+        if not success:
+            raise error_from(response, body, request_id, policy)
         data = parse_success(op, body, status, request_id)
     except UnexpectedResponse:
         if reported is None:
             # A failed call counts only what the service said it charged (issue 10).
             rec.credits_charged = charged_on_retries
         raise
+    rec.note = drop_rows_past_limit(op, data, clean)
     return Answer(data, status, body, dict(response.headers), request_id)

@@ -212,6 +212,8 @@ def command(
     else:
         click.echo(render_table(result.data))
     click.echo(summary_line(result.record, remaining), err=True)
+    if result.record.note:  # e.g. rows past the limit were dropped
+        click.echo(f"note: {result.record.note}", err=True)
 
 
 def _place_refusal(client: DataClient, operation: str, params: dict[str, Any]) -> str | None:
