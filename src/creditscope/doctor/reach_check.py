@@ -9,14 +9,13 @@ also proves the sandbox and its data files load.
 from __future__ import annotations
 
 import asyncio
-import json
 import time
 from typing import Any
 
 import httpx
 from pydantic import ValidationError
 
-from creditscope import operations
+from creditscope import json_limits, operations
 from creditscope.doctor.report import Finding
 from creditscope.doctor.settings_check import without_credentials
 from creditscope.sandbox import SANDBOX_BASE_URL
@@ -104,7 +103,7 @@ def _failed(settings: Settings, reason: str, details: dict[str, Any]) -> Finding
 def _error_code(body: bytes) -> str:
     """`` (not_found)``: the spec's error code when the body has one."""
     try:
-        error = json.loads(body).get("error", {})
+        error = json_limits.loads(body).get("error", {})
     except (ValueError, AttributeError):
         return ""
     code = error.get("code") if isinstance(error, dict) else None

@@ -7,10 +7,10 @@ answered 400 ``invalid_parameter`` and never charged, whatever the operation.
 
 from __future__ import annotations
 
-import json
 from typing import Any
 from urllib.parse import parse_qsl
 
+from creditscope import json_limits
 from creditscope.invisible_controls import first_invisible_control
 
 
@@ -52,8 +52,8 @@ def control_character_error(query_string: bytes, body: bytes) -> dict[str, Any] 
             break
     if hit is None and body.strip():
         try:
-            hit = _first_in(json.loads(body), "")
-        except (ValueError, RecursionError):
+            hit = _first_in(json_limits.loads(body), "")
+        except ValueError:  # JsonTooDeep too
             hit = None
     if hit is None:
         return None

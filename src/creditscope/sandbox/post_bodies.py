@@ -19,6 +19,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import JSONResponse
 
+from creditscope import json_limits
 from creditscope.sandbox.accounts import AccountStore, StoredReply
 from creditscope.sandbox.problems import ApiProblem, invalid_parameter
 
@@ -32,10 +33,10 @@ def json_body(raw: bytes) -> Any:
     if not raw.strip():
         raise invalid_parameter("body", "a JSON object is required", reason="body_required")
     try:
-        body = json.loads(raw)
+        body = json_limits.loads(raw)
         # A lone surrogate ("\\ud800") parses but is not text: refuse it here.
         json.dumps(body, ensure_ascii=False).encode("utf-8")
-    except (ValueError, RecursionError):  # RecursionError: absurdly deep nesting
+    except ValueError:  # JsonTooDeep too: absurdly deep nesting
         raise invalid_parameter("body", "is not valid JSON", reason="invalid_json") from None
     return body
 

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
 
+from creditscope import json_limits
 from creditscope.client.validation import accepted_fields, required_fields
 from creditscope.spreadsheet_cells import original_cell
 from creditscope.support.batch_encoding import EncodingProblem, TextEncoding, detect_encoding
@@ -234,7 +235,9 @@ class BatchFile:
 
     def _jsonl_row(self, line: int, text: str, echo: tuple[str, ...]) -> InputRow:
         try:
-            value = json.loads(text)
+            value = json_limits.loads(text)
+        except json_limits.JsonTooDeep as deep:
+            return InputRow(line, {}, echo, f"not read: {deep}")
         except json.JSONDecodeError as exc:
             return InputRow(line, {}, echo, f"not valid JSON ({exc.msg})")
         if not isinstance(value, dict):

@@ -12,7 +12,8 @@ import json
 import re
 from typing import Any
 
-from creditscope.support.curl_parse import CurlCommand, DataPart
+from creditscope import json_limits
+from creditscope.support.curl_parse import CurlCommand, DataPart, ImportProblem
 
 _FETCH = re.compile(r"^\s*(?:await\s+)?fetch\(\s*(?P<url>\"(?:[^\"\\]|\\.)*\")\s*"
                     r"(?:,\s*(?P<options>\{.*\}))?\s*\)\s*;?\s*$", re.DOTALL)
@@ -26,7 +27,9 @@ def parse_fetch(text: str) -> CurlCommand | None:
         return None
     try:
         url = json.loads(found.group("url"))
-        options: Any = json.loads(found.group("options") or "{}")
+        options: Any = json_limits.loads(found.group("options") or "{}")
+    except json_limits.JsonTooDeep as deep:
+        raise ImportProblem(f"The fetch(…) options are not read: {deep}.") from None
     except json.JSONDecodeError:
         return None
     if not isinstance(url, str) or not isinstance(options, dict):

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
+from creditscope import json_limits
 from creditscope.file_reading import FileRefused, read_regular_file
 from creditscope.support.curl_parse import looks_like_curl
 from creditscope.support.request_import import (
@@ -124,14 +125,14 @@ def _bounded_object(counter: list[int]) -> Any:
 
 def _har_document(raw: bytes | str) -> Any:
     try:
-        return json.loads(raw, object_pairs_hook=_bounded_object([0]))
+        return json_limits.loads(raw, object_pairs_hook=_bounded_object([0]))
     except UnicodeDecodeError:
         raise ImportProblem("This is not a HAR file: it is not text.") from None
+    except json_limits.JsonTooDeep as deep:
+        raise ImportProblem(f"This HAR file is nested deeper than any browser writes: {deep};"
+                            " it was not read.") from None
     except ValueError as error:
         raise ImportProblem(f"This is not a HAR file: it is not JSON ({error}).") from None
-    except RecursionError:
-        raise ImportProblem("This HAR file is nested deeper than any browser writes;"
-                            " it was not read.") from None
     except _TooManyObjects:
         raise ImportProblem(f"This HAR file holds over {MAX_HAR_OBJECTS:,} JSON objects;"
                             f" it was not read.{_TOO_BIG_ADVICE}") from None

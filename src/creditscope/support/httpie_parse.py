@@ -15,6 +15,7 @@ import re
 from typing import Any
 from urllib.parse import urlencode
 
+from creditscope import json_limits
 from creditscope.support.curl_parse import (
     CurlCommand,
     DataPart,
@@ -155,6 +156,8 @@ def _split_item(item: str) -> tuple[str, str, str]:
 
 def _raw_json(name: str, value: str) -> Any:
     try:
-        return json.loads(value)
+        return json_limits.loads(value)
+    except json_limits.JsonTooDeep as deep:
+        raise ImportProblem(f"{name}:= is not read: {deep}.") from None
     except json.JSONDecodeError:
         raise ImportProblem(f"{name}:= needs a JSON value (e.g. {name}:=5).") from None

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
-from creditscope import operations
+from creditscope import json_limits, operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.validation import accepted_fields, validate
 from creditscope.support.curl_parse import CurlCommand, ImportProblem, looks_like_curl, parse_curl
@@ -193,7 +193,10 @@ def _checked(
 
 def _json_object(text: str) -> dict[str, Any]:
     try:
-        value = json.loads(text)
+        value = json_limits.loads(text)
+    except json_limits.JsonTooDeep as deep:
+        raise ImportProblem(f"The JSON body is not read: {deep} (no real request does)."
+                            ) from None
     except json.JSONDecodeError as exc:
         raise ImportProblem(
             f"The JSON body is malformed (line {exc.lineno}, column {exc.colno}: {exc.msg})."

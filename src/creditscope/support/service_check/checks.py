@@ -3,11 +3,12 @@ from their answers (``Rule``), and what it found (``Exchange``, ``Evidence``, ``
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
+
+from creditscope import json_limits
 
 # Credits a check may spend by default: a full check of the table's operations costs 30,
 # and 10 are kept in case a refused request is charged (a find_company refusal, 10 credits).
@@ -65,7 +66,7 @@ class Exchange:
 
     def __post_init__(self) -> None:
         try:
-            self.data = json.loads(self.body) if self.body else None
+            self.data = json_limits.loads(self.body) if self.body else None
         except ValueError:
             self.data = None
 

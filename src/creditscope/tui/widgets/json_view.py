@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from typing import ClassVar
 
 from rich.syntax import Syntax
@@ -13,6 +12,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical, VerticalScroll
 from textual.widgets import Input, Label, Static
 
+from creditscope import json_limits
 from creditscope.outside_text import json_text
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 
@@ -24,7 +24,7 @@ def pretty_json(raw: str | None) -> str:
     if not raw:
         return ""
     try:
-        return json_text(json.loads(raw), indent=2)
+        return json_text(json_limits.loads(raw), indent=2)
     except ValueError:
         return raw
 
