@@ -121,3 +121,27 @@ REFUSED_NAMES = (
     ("Contoso\x9b Ltd", "U+009B CONTROL SEQUENCE INTRODUCER"),
     ("Contoso\u2028 Ltd", "U+2028 LINE SEPARATOR"),
 )
+
+# --- deep and huge JSON ---------------------------------------------------------------
+# Nested past any real answer or request (the deepest real one, a menu, nests 6 levels):
+# json parses 900 levels but pydantic cannot write them back; 5,000 and 200,000 levels
+# raise RecursionError; an unclosed run makes a parser descend before it finds the end.
+DEEP_JSON = (
+    "[" * 65 + "]" * 65,
+    "[" * 900 + "]" * 900,
+    '{"a":' * 5_000 + "1" + "}" * 5_000,
+    "[" * 200_000 + "]" * 200_000,
+    "[" * 200_000,
+)
+# Not deep, whatever the brackets inside their strings say.
+SHALLOW_JSON = (
+    "[" * 64 + "]" * 64,
+    '{"name": "' + "[" * 5_000 + '", "note": "\\"{{{{"}',
+    '[{"a": [1, {"b": "]]]]"}]}, "}}}"]',
+)
+
+
+def deep_answer(levels: int) -> str:
+    """A restaurant search answer with an extra field nested ``levels`` deep."""
+    return ('{"location": "Lisbon", "total": 0, "results": [], "extra": '
+            + "[" * levels + "]" * levels + "}")
