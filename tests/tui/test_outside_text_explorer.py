@@ -325,3 +325,20 @@ async def test_a_har_file_whose_name_reads_as_markup_opens(
         assert app.screen.query_one("#har-table", DataTable).row_count == 4
         title = app.screen.query_one(".dialog-title", Label).render()
         assert "HAR file · ticket [red]4242[@click=app.quit].har" in str(title)
+
+
+@pytest.mark.parametrize("path", ["/x/[link=javascript:alert(2)]P[/link][b]BOLD",
+                                  "/x\\[b]BOLD", "/y[/]", "/z\\\\[b]\\"])
+async def test_an_endpoint_path_that_reads_as_markup_is_titled_as_sent(
+    tmp_path: Path, settings: Settings, path: str
+) -> None:
+    endpoint = {"name": "e", "method": "GET", "path": path, "description": "d", "credits": 2}
+    catalog = {"providers": [{"id": "p", "name": "Prov [b]", "category": "c",
+                              "description": "d", "endpoints": [endpoint]}],
+               "totalEndpoints": 1}
+    app = stub_app(tmp_path, settings, lambda request: httpx.Response(200, json=catalog))
+    async with app.run_test(size=SIZE) as pilot:
+        await app.switch_mode("catalog")
+        screen = await open_endpoint(pilot, path)
+        title = screen.query_one("#endpoint-title", Static).render()
+        assert str(getattr(title, "plain", title)) == f"Prov [b] · GET {path}"

@@ -20,6 +20,7 @@ from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.content import Content
 from textual.widgets import Button, Label, Static
 
 from creditscope.tui.host import host_of
@@ -96,15 +97,18 @@ class EndpointScreen(AreaScreen):
         with Horizontal(classes="endpoint-actions compact-form"):
             yield Button(f"Try it · {self._where()}", id="endpoint-try", variant="primary")
 
-    def _title(self) -> str:
-        head = f"[b]{escape(self.provider)}[/b] · [b]{escape(self.method)} {escape(self.path)}[/b]"
+    def _title(self) -> Content:
+        # Content, not markup: a path is outside text, and escaping it as markup left a
+        # stray backslash before a "[b]" that followed a backslash.
+        head = Content.assemble((self.provider, "bold"), " · ",
+                                (f"{self.method} {self.path}", "bold"))
         if self.operation is None:
             return head
         price = price_of(host_of(self), self.operation.name)
         if not price:  # "free a call" reads wrong
-            return f"{head} · free"
+            return head + " · free"
         cached = " · free when cached" if self.operation.ttl else ""
-        return f"{head} · {credits_text(price)} a call{cached}"
+        return head + f" · {credits_text(price)} a call{cached}"
 
     def _where(self) -> str:
         """Where Try it goes, in the button's words."""
