@@ -56,6 +56,18 @@ def shown(text: str, *, keep: str = "") -> str:
     )
 
 
+SHOWN_VALUE_LIMIT = 200
+"""Characters of one outside value printed on a terminal: a pasted or imported value of
+a million characters would fill the scrollback and hide everything else."""
+
+
+def shown_value(text: str, limit: int = SHOWN_VALUE_LIMIT) -> str:
+    """:func:`shown`, cut to ``limit`` characters with a note of the full length."""
+    if len(text) <= limit:
+        return shown(text)
+    return f"{shown(text[:limit])}… ({len(text):,} characters in all)"
+
+
 def shown_lines(text: str) -> str:
     """:func:`shown` for text of several lines: the line breaks are kept."""
     return shown(text, keep="\n")

@@ -210,6 +210,17 @@ def test_import_har_lists_urls_with_escape_sequences_visibly(tmp_path: Path) -> 
     assert params["location"] == "Lis\x1b]0;pwned\x07bon"  # the exact data, escaped
 
 
+def test_import_har_cuts_a_huge_value_on_a_terminal_and_json_keeps_it(tmp_path: Path) -> None:
+    huge = "A" * 1_000_000
+    har = har_file(tmp_path / "huge.har", [f"{SANDBOX_BASE_URL}/restaurants/menu?id={huge}"])
+    listed = run("import-har", str(har))
+    assert listed.exit_code == 0, listed.output
+    assert len(listed.stdout) < 5_000
+    assert "… (1,000,000 characters in all)" in listed.stdout
+    as_json = run("import-har", str(har), "--json")
+    assert json.loads(as_json.stdout)["requests"][0]["params"]["id"] == huge
+
+
 def test_a_pasted_curl_with_escape_sequences_is_shown_not_obeyed(service: FakeService) -> None:
     for pasted in (f"curl 'https://api.example.test/restaurants/search?location=Lisbon"
                    f"{OSC0_TITLE}' -H 'X-Trace: {OSC52_CLIPBOARD}'",

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
-from creditscope.outside_text import json_text, shown
+from creditscope.outside_text import SHOWN_VALUE_LIMIT, json_text, shown, shown_value
 
 if TYPE_CHECKING:
     from creditscope.support.har_import import HarReading, PricedRequest
@@ -44,13 +44,14 @@ def listing_lines(items: list[PricedRequest]) -> list[str]:
         request = item.request
         seen = "—" if request.status_seen is None else str(request.status_seen)
         imported = request.imported
-        what = (f"{imported.operation} " + " ".join(f"{k}={v}" for k, v in
-                                                    imported.params.items())
-                if imported else f"{request.method} {request.path}")
-        # The HAR's text, shown: an escape sequence in a URL is printed, never obeyed.
-        lines.append(f"#{request.number:<5} seen {seen:<4} {shown(what.strip())}")
-        lines.append(f"       now: {shown(item.now)}")
-        if command := call_command(item):
+        # The HAR's text, shown: an escape sequence in a URL is printed, never obeyed, and
+        # a value of a million characters is cut (``--json`` keeps it whole).
+        what = (f"{imported.operation} " + " ".join(f"{shown_value(k)}={shown_value(str(v))}"
+                                                    for k, v in imported.params.items())
+                if imported else f"{request.method} {shown_value(request.path)}")
+        lines.append(f"#{request.number:<5} seen {seen:<4} {what.strip()}")
+        lines.append(f"       now: {shown_value(item.now, 4 * SHOWN_VALUE_LIMIT)}")
+        if command := call_command(item):  # valid, so its values are of bounded length
             lines.append(f"       run: {shown(command)}")
     return lines
 
