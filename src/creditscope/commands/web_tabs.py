@@ -13,7 +13,6 @@ asks once, then terminates, then kills it.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 from collections.abc import Awaitable, Callable
@@ -23,6 +22,7 @@ from typing import TYPE_CHECKING
 
 from aiohttp import WSMsgType, web
 
+from creditscope import json_limits
 from creditscope.commands.textual_serve_patch import ExecAppService
 
 if TYPE_CHECKING:  # textual-serve's internals: read for types only
@@ -128,7 +128,7 @@ async def relay(websocket: web.WebSocketResponse, tab: TabProcess) -> None:
         if message.type != WSMsgType.TEXT:
             continue
         try:
-            kind, data = json.loads(message.data)
+            kind, data = json_limits.loads(message.data)
         except (ValueError, TypeError):
             continue
         try:

@@ -12,7 +12,7 @@ from functools import lru_cache, partial
 from typing import Any
 from zoneinfo import ZoneInfo
 
-from creditscope import models
+from creditscope import json_limits, models
 from creditscope.gazetteer import City, load_gazetteer
 from creditscope.sandbox import money
 from creditscope.sandbox.places import distinct, person_name, place_in_city, street_address
@@ -250,7 +250,7 @@ def decode_cursor(cursor: str, city: City, anchor: datetime, total: int) -> int:
     """The offset inside a cursor; 400 naming ``cursor`` when it is not one of ours."""
     try:
         padded = cursor + "=" * (-len(cursor) % 4)
-        data = json.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
+        data = json_limits.loads(base64.urlsafe_b64decode(padded.encode("ascii")))
         offset, signature = data["o"], data["s"]
     except (ValueError, KeyError, TypeError, binascii.Error, UnicodeEncodeError):
         raise invalid_parameter("cursor", "not a cursor returned by this feed") from None
