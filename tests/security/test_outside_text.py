@@ -161,8 +161,9 @@ def test_call_prints_the_services_key_names_visibly_on_a_terminal(
 
 
 def test_call_json_is_the_exact_data_with_nothing_a_terminal_obeys(service: FakeService) -> None:
-    service.script.append(hostile_search)
-    result = run("call", "restaurants/search", "--location", "Lisbon", "--json")
+    service.script.append(hostile_search)  # one row per hostile name: within the limit
+    result = run("call", "restaurants/search", "--location", "Lisbon", "--limit", "30",
+                 "--json")
     assert result.exit_code == 0, result.output
     assert terminal_safe(result.stdout)
     names = [row["name"] for row in json.loads(result.stdout)["results"]]
