@@ -69,12 +69,15 @@ async def test_a_hostile_event_url_never_reaches_the_browser(
     opened: list[str] = []  # what Textual would hand to the browser (or a web tab's page)
     monkeypatch.setattr(App, "open_url", lambda self, url, **_: opened.append(url))
     monkeypatch.setattr(event_detail, "browser_available", lambda: True)
+    # Two searches, each answering with at most the feed's default limit of 20 events.
+    pages = [urls[:20], urls[20:]]
     app = stub_app(tmp_path, settings, lambda request: feed(
-        [event(number, url=url) for number, url in enumerate(urls)]))
+        [event(number, url=url) for number, url in enumerate(pages.pop(0))]))
     async with app.run_test(size=SIZE) as pilot:
-        screen = await search(pilot, "Lisbon")
         for row, url in enumerate(urls):
-            screen.feed_table.move_cursor(row=row)
+            if row % 20 == 0:
+                screen = await search(pilot, ("Lisbon", "Porto")[row // 20])
+            screen.feed_table.move_cursor(row=row % 20)
             await settle(pilot)
             detail = screen.detail
             assert detail.event is not None and detail.event.url == url
