@@ -139,3 +139,17 @@ def test_a_har_request_with_a_deep_body_is_listed_as_not_a_request(tmp_path: Pat
     assert "not a request" in listed.stdout and "64 levels" in listed.stdout, listed.output
     as_json = run("import-har", str(har), "--json")
     assert "64 levels" in json.loads(as_json.stdout)["requests"][0]["problem"]
+
+
+def test_a_batch_line_nested_deep_is_a_row_problem_and_the_rest_are_read(
+    tmp_path: Path
+) -> None:
+    from creditscope.support.batch_input import BatchFile
+
+    lines = ['{"name": "Contoso Ltd"}', '{"name": ' + "[" * 5_000 + "]" * 5_000 + "}",
+             '{"name": "Northwind Labs"}']
+    path = tmp_path / "companies.jsonl"
+    path.write_text("\n".join(lines) + "\n", "utf-8")
+    rows = list(BatchFile(path, "professional_network/find_company"))
+    assert [row.params.get("name") for row in rows] == ["Contoso Ltd", None, "Northwind Labs"]
+    assert rows[1].problem is not None and "64 levels" in rows[1].problem
