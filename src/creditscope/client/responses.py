@@ -70,6 +70,17 @@ async def read_capped(response: httpx.Response, cap: int) -> bytes | None:
     return b"".join(chunks)
 
 
+async def send_capped(http: httpx.AsyncClient, request: httpx.Request
+                      ) -> tuple[httpx.Response, bytes | None]:
+    """Send ``request``; its response and body, or None for a body past
+    :data:`MAX_ANSWER_BYTES` (read no further, the connection closed)."""
+    response = await http.send(request, stream=True)
+    try:
+        return response, await read_capped(response, MAX_ANSWER_BYTES)
+    finally:
+        await response.aclose()
+
+
 def body_text(response: httpx.Response, content: bytes) -> str:
     """``content`` decoded as httpx's ``Response.text`` would (charset, else UTF-8)."""
     try:

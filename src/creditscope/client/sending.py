@@ -25,14 +25,13 @@ from creditscope.client.errors import (
 )
 from creditscope.client.records import CallRecord
 from creditscope.client.responses import (
-    MAX_ANSWER_BYTES,
     body_text,
     credits_header,
     drop_rows_past_limit,
     error_from,
     parse_success,
     query_params,
-    read_capped,
+    send_capped,
     too_large,
 )
 from creditscope.client.retry import RetryPolicy, never_left
@@ -72,16 +71,12 @@ async def send_with_retries(
     while True:
         rec.attempts += 1
         try:
-            response = await http.send(http.build_request(
+            response, content = await send_capped(http, http.build_request(
                 op.method, op.path,
                 params=None if op.is_post else query_params(clean),
                 json=clean if op.is_post else None,
                 headers=headers,
-            ), stream=True)
-            try:
-                content = await read_capped(response, MAX_ANSWER_BYTES)
-            finally:
-                await response.aclose()
+            ))
         except httpx.TransportError as exc:
             may_retry = True
             if not never_left(exc):

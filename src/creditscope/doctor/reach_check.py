@@ -16,6 +16,7 @@ import httpx
 from pydantic import ValidationError
 
 from creditscope import json_limits, operations
+from creditscope.client.responses import send_capped
 from creditscope.doctor.report import Finding
 from creditscope.doctor.settings_check import without_credentials
 from creditscope.sandbox import SANDBOX_BASE_URL
@@ -84,8 +85,9 @@ async def _get(
     async with httpx.AsyncClient(transport=transport, timeout=timeout,
                                  follow_redirects=False) as http:
         started = time.perf_counter()
-        response = await http.get(url, headers={"Accept": "application/json"})
-        body = await response.aread()
+        response, content = await send_capped(
+            http, http.build_request("GET", url, headers={"Accept": "application/json"}))
+        body = b"" if content is None else content
         latency_ms = (time.perf_counter() - started) * 1000
         return response.status_code, response.headers.get("location"), body, latency_ms
 

@@ -25,7 +25,7 @@ import httpx
 from creditscope import operations
 from creditscope.client import errors
 from creditscope.client.client import DataClient
-from creditscope.client.responses import query_params
+from creditscope.client.responses import body_text, query_params, send_capped
 from creditscope.support.service_check.checks import (
     Evidence,
     Exchange,
@@ -150,17 +150,18 @@ class ServiceCheck:
         elif step.key == "wrong":
             headers["X-API-Key"] = WRONG_KEY
         try:
-            response = await self.http.request(
+            response, content = await send_capped(self.http, self.http.build_request(
                 op.method, op.path, headers=headers, json=params if op.is_post else None,
-                params=None if op.is_post else query_params(params))
+                params=None if op.is_post else query_params(params)))
         except httpx.TimeoutException as exc:
             raise errors.Timeout(f"No answer from {self.http.base_url} in time",
                                  code="timeout") from exc
         except httpx.TransportError as exc:
             raise errors.ConnectionFailed(f"Cannot reach {self.http.base_url}: {exc}",
                                           code="connection_failed") from exc
+        body = "" if content is None else body_text(response, content)  # past the cap: unread
         return self._exchange(step, params, response.status_code, dict(response.headers),
-                              response.text)
+                              body)
 
     def _exchange(self, step: Step, params: dict[str, Any], status: int | None,
                   headers: dict[str, str], body: str) -> Exchange:
