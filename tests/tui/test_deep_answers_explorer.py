@@ -55,3 +55,29 @@ async def test_a_pasted_request_with_a_deep_body_is_explained_in_the_dialog(
                                        f"/find_company -d '{{\"name\": {body}}}'")
         assert "64 levels" in static_text(app, "#import-result")
         assert calls(app) == 0
+
+
+async def test_a_huge_body_is_drawn_cut_with_its_full_length() -> None:
+    import json
+
+    from textual.app import App, ComposeResult
+
+    from creditscope.tui.widgets.json_view import MAX_SHOWN_CHARS, JsonView
+
+    rows = [{"id": f"r{i}", "name": f"Tasca {i}", "cuisine": "thai"} for i in range(20_000)]
+    raw = json.dumps({"location": "Lisbon", "total": len(rows), "results": rows})
+
+    class Viewer(App[None]):
+        def compose(self) -> ComposeResult:
+            yield JsonView()
+
+    app = Viewer()
+    async with app.run_test(size=SIZE) as pilot:
+        view = app.query_one(JsonView)
+        view.show(raw)
+        await pilot.pause()
+        assert len(view.document) < MAX_SHOWN_CHARS + 200
+        assert "characters in all; copy or save the response" in view.document
+        view.show(deep_feed(900))  # not drawable as JSON: shown as sent, no traceback
+        await pilot.pause()
+        assert view.document.endswith("]}")

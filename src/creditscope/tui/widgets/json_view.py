@@ -29,6 +29,19 @@ def pretty_json(raw: str | None) -> str:
         return raw
 
 
+MAX_SHOWN_CHARS = 256 * 1024
+"""Characters of a document drawn and highlighted: a real answer pretty-printed is tens
+of kilobytes; highlighting a 4 MB answer (the client's cap) froze the explorer ~7 s."""
+
+
+def shown_part(document: str) -> str:
+    """``document``, cut past :data:`MAX_SHOWN_CHARS` with a note of its full length."""
+    if len(document) <= MAX_SHOWN_CHARS:
+        return document
+    return (f"{document[:MAX_SHOWN_CHARS]}\n… (cut: {len(document):,} characters in all;"
+            " copy or save the response for the whole of it)")
+
+
 class JsonView(Vertical, can_focus=True):
     """A scrollable JSON document; ``/`` opens a search box, ``n``/``N`` move between matches."""
 
@@ -59,7 +72,7 @@ class JsonView(Vertical, can_focus=True):
 
     def show(self, raw: str | None) -> None:
         """Display ``raw`` (a JSON body) pretty-printed; keeps an active search."""
-        self.document = pretty_json(raw)
+        self.document = shown_part(pretty_json(raw))
         self._find(self._needle)
 
     def action_search(self) -> None:
