@@ -99,6 +99,18 @@ def test_an_answer_past_the_size_cap_stops_reading_and_still_books_the_charge(
     assert [call["credits_charged"] for call in history()] == [2]
 
 
+def test_a_compressed_answer_that_unpacks_past_the_cap_is_refused(service: FakeService) -> None:
+    import gzip
+
+    bomb = gzip.compress(b'{"location": "Lisbon", "results": ["' + b"A" * 64 * 2**20 + b'"]}')
+    service.script.append(httpx.Response(
+        200, content=bomb, headers={**CHARGED, "Content-Encoding": "gzip"}))
+    result = run(*SEARCH)
+    assert result.exit_code == 3, result.output
+    assert "larger than 4 MB" in result.stderr
+    assert [call["credits_charged"] for call in history()] == [2]
+
+
 def test_rows_past_the_requested_limit_are_dropped_with_a_note(service: FakeService) -> None:
     rows = [{"id": f"r{i}", "name": f"Tasca {i}", "cuisine": "thai"} for i in range(40)]
     body = {"location": "Lisbon", "total": 40, "results": rows}
