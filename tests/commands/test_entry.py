@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -106,6 +107,9 @@ def test_arguments_and_completion_go_to_the_command_group(
     status, out, _ = ending(entry.main, capsys)
     assert status == 0 and out.startswith("creditscope ")
     monkeypatch.setattr(sys, "argv", ["creditscope"])
+    # As the console script runs: under `python -m pytest`, click would name the
+    # program after pytest's __main__ package and wait for _PYTEST_COMPLETE instead.
+    monkeypatch.setitem(sys.modules, "__main__", types.ModuleType("__main__"))
     monkeypatch.setenv("_CREDITSCOPE_COMPLETE", "bash_source")
     status, out, _ = ending(entry.main, capsys)
     assert status == 0 and "complete" in out  # click's completion script, not the explorer
