@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 
 WEB_DEMO_ENV = "CREDITSCOPE_WEB_DEMO"
+# The run a tab belongs to (one per ``creditscope web`` server): its tabs share the budget.
+WEB_RUN_ENV = "CREDITSCOPE_WEB_RUN"
 
 
 class WebDemoReadOnly(PermissionError):
@@ -20,6 +22,12 @@ class WebDemoReadOnly(PermissionError):
 def web_demo_active() -> bool:
     """True in an explorer started by ``creditscope web`` for a browser tab."""
     return os.environ.get(WEB_DEMO_ENV, "") == "1"
+
+
+def web_run() -> str | None:
+    """The ``creditscope web`` run this tab belongs to, or None outside a web tab."""
+    run = os.environ.get(WEB_RUN_ENV, "")
+    return run if web_demo_active() and run else None
 
 
 def refuse_in_web_demo(what: str) -> None:

@@ -20,15 +20,17 @@ from creditscope.client.cache import CACHE_FORMAT, ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.session import SpendSession
+from creditscope.client.shared_budget import SharedBudget
 from creditscope.private_files import private_directory
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY, SANDBOX_BASE_URL
 from creditscope.settings import Settings
-from creditscope.web_demo import web_demo_active
+from creditscope.web_demo import web_demo_active, web_run
 
 SANDBOX_DB = "sandbox.sqlite3"
 # Separate ledgers so sandbox play money never mixes with real spend.
 LIVE_LEDGER = "ledger.sqlite3"
 SANDBOX_LEDGER = "sandbox-ledger.sqlite3"
+WEB_RUN_BUDGETS = "web-run-budgets.sqlite3"  # what each tab of a `creditscope web` run committed
 
 
 def ledger_path(settings: Settings) -> Path:
@@ -129,6 +131,10 @@ def build_client(
     """
     cache = ResponseCache(cache_directory(settings))
     ledger = CreditLedger(ledger_path(settings), session, own_session_only=web_demo_active())
+    run = web_run()
+    if run is not None and not ledger.session.budget_is_shared:
+        ledger.session.share_budget(SharedBudget(
+            settings.data_dir / WEB_RUN_BUDGETS, run, ledger.session_id))
     ledger.history.prune(settings.history_days)  # retention: on every start
     address = service_address(settings)
     if transport is None:

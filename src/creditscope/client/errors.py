@@ -124,13 +124,18 @@ class OfflineMiss(CreditscopeError):
 
 
 class BudgetExceeded(CreditscopeError):
-    """The call would take the session past its budget: ``price``, ``spent``, ``budget``."""
+    """The call would take the session past its budget: ``price``, ``spent``, ``budget``.
 
-    def __init__(self, message: str, *, price: int = 0, spent: int = 0, budget: int = 0) -> None:
+    ``shared``: the budget is another's limit shared by several processes (the tabs of a
+    ``creditscope web`` run), which no confirmation passes."""
+
+    def __init__(self, message: str, *, price: int = 0, spent: int = 0, budget: int = 0,
+                 shared: bool = False) -> None:
         super().__init__(message, code="budget_exceeded")
         self.price = price
         self.spent = spent
         self.budget = budget
+        self.shared = shared
 
 
 class ClientUnavailable(CreditscopeError):

@@ -203,12 +203,14 @@ class CallPipeline:
         try:
             return self.ledger.session.reserve(price, self.budget, over_budget_ok=confirmed)
         except BudgetRefused as refused:
+            shared = self.ledger.session.budget_is_shared
             lost = (f" ({refused.uncertain} of them for answers lost after the request left,"
                     " which may have been charged)" if refused.uncertain else "")
             raise BudgetExceeded(
                 f"{op.title} costs {price} credits; {refused.committed} of the"
-                f" {refused.budget}-credit session budget is spent or in flight{lost}",
-                price=price, spent=refused.committed, budget=refused.budget,
+                f" {refused.budget}-credit {'shared' if shared else 'session'} budget is"
+                f" spent or in flight{lost}",
+                price=price, spent=refused.committed, budget=refused.budget, shared=shared,
             ) from None
 
     async def drain(self) -> None:

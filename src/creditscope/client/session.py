@@ -12,6 +12,11 @@ becomes the charge when the call is recorded, and is released on failure,
 refusal or a cache hit. An attempt whose answer was lost (a timeout after the
 request left) may have been charged: its price stays held as *uncertain* until
 the service's balance (``X-Credits-Remaining``) settles it.
+
+A session may share its budget with other processes (the tabs of one ``creditscope
+web`` run, :mod:`creditscope.client.shared_budget`): then a reservation counts what the
+others have committed too, and the budget is a hard limit no confirmation passes (a web
+visitor is not the presenter who set it).
 """
 
 from __future__ import annotations
@@ -25,6 +30,7 @@ from typing import Any, TypeVar, cast
 
 from creditscope.client.ledger_totals import Totals
 from creditscope.client.records import CallRecord
+from creditscope.client.shared_budget import SharedBudget
 
 T = TypeVar("T")
 
@@ -72,6 +78,26 @@ class SpendSession:
         # Not with ``keep_records``: trimmed records must not leave their bodies here.
         self._bodies: dict[str, str] = {}
         self._lock = threading.Lock()
+        self._pool: SharedBudget | None = None
+
+    def share_budget(self, pool: SharedBudget) -> None:
+        """Count ``pool``'s other members against the budget from now on (once)."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = pool
+                pool.publish(self._committed_locked())
+
+    @property
+    def budget_is_shared(self) -> bool:
+        """Whether the budget is another's limit, shared with other processes."""
+        return self._pool is not None
+
+    def _committed_locked(self) -> int:
+        return self._spent_locked() + self._reserved + self._uncertain
+
+    def _publish_locked(self) -> None:
+        if self._pool is not None:
+            self._pool.publish(self._committed_locked())
 
     def shared(self, key: Hashable, make: Callable[[], T]) -> T:
         """A per-session object (e.g. the reconciler of one ledger file), made once."""
@@ -112,12 +138,22 @@ class SpendSession:
         """Hold ``price`` for a call about to be sent; ``BudgetRefused`` if it would pass
         ``budget`` (unless the user confirmed spending past it)."""
         with self._lock:
-            committed = self._spent_locked() + self._reserved + self._uncertain
-            if budget is not None and price > 0 and not over_budget_ok \
-                    and committed + price > budget:
-                raise BudgetRefused(price, committed, budget, self._uncertain)
-            self._reserved += price
+            if self._pool is None:
+                self._check_locked(price, budget, 0, over_budget_ok)
+                self._reserved += price
+                return Reservation(price)
+            with self._pool.reserving() as others:  # the run's other tabs wait meanwhile
+                self._check_locked(price, budget, others, over_budget_ok=False)
+                self._reserved += price
+                self._publish_locked()
             return Reservation(price)
+
+    def _check_locked(self, price: int, budget: int | None, others: int,
+                      over_budget_ok: bool) -> None:
+        committed = self._committed_locked() + others
+        if budget is not None and price > 0 and not over_budget_ok \
+                and committed + price > budget:
+            raise BudgetRefused(price, committed, budget, self._uncertain)
 
     def fits(self, budget: int | None) -> bool:
         """Whether what is spent, reserved and uncertain is still within ``budget``."""
@@ -129,6 +165,7 @@ class SpendSession:
         """Give back what ``reservation`` held (idempotent)."""
         with self._lock:
             self._release_locked(reservation)
+            self._publish_locked()
 
     def _release_locked(self, reservation: Reservation) -> None:
         if reservation.open:
@@ -139,11 +176,13 @@ class SpendSession:
         """Keep ``amount`` counted against the budget until the balance settles it."""
         with self._lock:
             self._uncertain += max(0, amount)
+            self._publish_locked()
 
     def settle_uncertain(self) -> None:
         """The service's balance was reconciled: what was uncertain is now known."""
         with self._lock:
             self._uncertain = 0
+            self._publish_locked()
 
     # --- records and subscribers ----------------------------------------------------
 
@@ -159,6 +198,7 @@ class SpendSession:
                 self._release_locked(reservation)
             if rec.remaining is not None:
                 self.remaining = rec.remaining
+            self._publish_locked()
 
     def _share_body(self, rec: CallRecord) -> None:
         body = rec.raw_body

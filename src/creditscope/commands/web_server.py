@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import uuid
 from collections.abc import Callable
 
 import aiohttp_jinja2
@@ -72,6 +73,7 @@ class DemoServer(OwnRoutesServer):
         self.refuse_tab = refuse_tab
         self.open_tabs = 0
         self.tabs: set[TabProcess] = set()
+        self.run_id = uuid.uuid4().hex  # this server's tabs share the presenter's budget
         self._endings: set[asyncio.Future[None]] = set()
 
     async def web_app(self) -> web.Application:
@@ -167,6 +169,7 @@ class DemoServer(OwnRoutesServer):
             write_str=websocket.send_str,
             close=close_socket,
             download_manager=self.download_manager,
+            run_id=self.run_id,
             debug=self.debug,
         )
         self.tabs.add(tab)

@@ -6,7 +6,8 @@ thousands of cells can be too busy to read that request, so it lingered after
 its socket closed. :class:`TabProcess` starts the explorer directly (no shell:
 :class:`~creditscope.commands.textual_serve_patch.ExecAppService`),
 clamps every terminal size it passes on, marks the tab as a web
-demo (read-only settings, no server-side files), and :meth:`TabProcess.end`
+demo (read-only settings, no server-side files) of its server's run (one budget for
+all its tabs), and :meth:`TabProcess.end`
 asks once, then terminates, then kills it.
 """
 
@@ -27,7 +28,7 @@ from creditscope.commands.textual_serve_patch import ExecAppService
 
 if TYPE_CHECKING:  # textual-serve's internals: read for types only
     from textual_serve.download_manager import DownloadManager
-from creditscope.web_demo import WEB_DEMO_ENV
+from creditscope.web_demo import WEB_DEMO_ENV, WEB_RUN_ENV
 
 # How long a tab's explorer gets to quit, then to exit after SIGTERM.
 QUIT_GRACE_S = 3.0
@@ -75,19 +76,22 @@ class TabProcess(ExecAppService):
         write_str: Callable[[str], Awaitable[None]],
         close: Callable[[], Awaitable[None]],
         download_manager: DownloadManager,
+        run_id: str,
         debug: bool = False,
     ) -> None:
         super().__init__(command, write_bytes=write_bytes, write_str=write_str, close=close,
                          download_manager=download_manager, debug=debug)
         self.bounds = bounds
+        self.run_id = run_id
 
     def terminal_size(self, width: int, height: int) -> tuple[int, int]:
         """The size asked for, clamped to the bounds."""
         return self.bounds.clamp(width, height)
 
     def environment(self, environment: dict[str, str]) -> dict[str, str]:
-        """textual-serve's environment, marked as a web demo's."""
-        return {**environment, WEB_DEMO_ENV: "1"}
+        """textual-serve's environment, marked as a web demo's and its server's run (the
+        run's tabs share one budget)."""
+        return {**environment, WEB_DEMO_ENV: "1", WEB_RUN_ENV: self.run_id}
 
     async def set_terminal_size(self, width: int, height: int) -> None:
         """Pass on a resize, clamped to the bounds."""

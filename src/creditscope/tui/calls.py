@@ -58,7 +58,13 @@ from creditscope.name_characters import fold_notes
 from creditscope.tui.call_request import AnswerT, CallRequest
 from creditscope.tui.field_marks import mark_field
 from creditscope.tui.host import host_of
-from creditscope.tui.prices import credits_text, not_sent_text, over_budget_text, price_of
+from creditscope.tui.prices import (
+    credits_text,
+    not_sent_text,
+    over_budget_text,
+    presenter_limit_text,
+    price_of,
+)
 from creditscope.tui.spend_guard import CONFIRM_WINDOW, Verdict, intent_of
 from creditscope.tui.widgets.error_panel import GO_ONLINE, OPEN_SETTINGS, RETRY, ErrorPanel
 
@@ -381,15 +387,17 @@ class ResultArea(Vertical):
             self.app.notify(not_sent_text(what, error.price), title="Cancelled", timeout=8)
             self.post_message(self.Cancelled(self, request))
 
-        self.app.push_screen(
-            ConfirmSpend(
-                "Over your session budget",
-                over_budget_text(request.label or request.operation, error.price, error.spent,
-                                 error.budget),
-                price=error.price,
-            ),
-            decided,
-        )
+        what = request.label or request.operation
+        if error.shared:  # a web tab: the presenter's limit, which a visitor cannot pass
+            dialog = ConfirmSpend("The presenter's budget is reached",
+                                  presenter_limit_text(what, error.price, error.spent,
+                                                       error.budget),
+                                  price=error.price, can_spend=False)
+        else:
+            dialog = ConfirmSpend("Over your session budget",
+                                  over_budget_text(what, error.price, error.spent, error.budget),
+                                  price=error.price)
+        self.app.push_screen(dialog, decided)
 
     @on(ErrorPanel.ActionChosen)
     def _next_step(self, event: ErrorPanel.ActionChosen) -> None:

@@ -106,6 +106,13 @@ def over_budget_text(what: str, price: int, spent: int, budget: int) -> str:
             " spent or in flight.")
 
 
+def presenter_limit_text(what: str, price: int, spent: int, budget: int) -> str:
+    """Why a web tab's request cannot be sent: the presenter's budget for every tab."""
+    return (f"{what} costs {price} cr. The presenter set a {budget} cr budget for this demo,"
+            f" shared by every tab, and {spent} cr of it is spent or in flight. It cannot be"
+            " passed from here.")
+
+
 def not_sent_text(what: str, price: int) -> str:
     """What declining an over-budget request did (nothing)."""
     return (f"Not sent: {what} ({price} cr) would pass the session budget. "

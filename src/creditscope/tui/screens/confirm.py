@@ -21,11 +21,12 @@ class ConfirmSpend(ModalScreen[bool]):
         Binding("escape", "cancel", "Cancel", id="confirm.cancel"),
     ]
 
-    def __init__(self, title: str, text: str, *, price: int) -> None:
+    def __init__(self, title: str, text: str, *, price: int, can_spend: bool = True) -> None:
         super().__init__()
         self.title_text = title
         self.text = text
         self.price = price
+        self.can_spend = can_spend  # False: only Cancel (someone else's limit is reached)
 
     def compose(self) -> ComposeResult:
         """Title, explanation, and Spend / Cancel."""
@@ -33,7 +34,9 @@ class ConfirmSpend(ModalScreen[bool]):
             yield Label(self.title_text, classes="dialog-title")
             yield Static(self.text, classes="dialog-text")
             with Horizontal(classes="dialog-buttons"):
-                yield Button(spend_button_text(self.price), variant="warning", id="confirm-yes")
+                if self.can_spend:
+                    yield Button(spend_button_text(self.price), variant="warning",
+                                 id="confirm-yes")
                 yield Button("Cancel", id="confirm-no")
 
     def on_mount(self) -> None:
