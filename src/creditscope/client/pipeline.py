@@ -44,6 +44,7 @@ from creditscope.client.session import BudgetRefused, Reservation
 from creditscope.client.usage import match_grade
 from creditscope.client.validation import operation_named
 from creditscope.client.validation import validate as validate_params
+from creditscope.shown_url import shown_url
 
 T = TypeVar("T", bound=BaseModel)
 
@@ -71,7 +72,9 @@ class CallPipeline:
         retry_policy: RetryPolicy | None = None,
         is_sandbox: bool = False,
     ) -> None:
-        self.base_url = base_url.rstrip("/")
+        # What every record, cache key, error and export holds: user info masked. The
+        # requests still go to the URL as configured (httpx sends its user info as auth).
+        self.base_url = shown_url(base_url).rstrip("/")
         self._api_key = api_key or None
         # The ledger names the account by a hash: the key itself never reaches the file.
         self.account = account_fingerprint(self.base_url, self._api_key)
@@ -84,7 +87,7 @@ class CallPipeline:
         self.is_sandbox = is_sandbox
         self.ttls = configured_ttls(ttls)
         self._http = httpx.AsyncClient(
-            base_url=self.base_url,
+            base_url=base_url.rstrip("/"),
             transport=transport,
             timeout=timeout if timeout is not None else DEFAULT_TIMEOUT,
             headers={"User-Agent": f"creditscope/{__version__}", "Accept": "application/json"},

@@ -18,6 +18,7 @@ import click
 from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
 from creditscope.commands.remedies import EXIT_USAGE
 from creditscope.outside_text import json_text, shown_lines
+from creditscope.shown_url import shown_url
 from creditscope.support.service_check.checks import DEFAULT_BUDGET, Verdict
 from creditscope.wording import counted
 
@@ -128,7 +129,7 @@ def command(budget: int, as_json: bool) -> None:
         raise CommandProblem("offline", "check-service sends requests, and offline mode is on",
                              "Unset CREDITSCOPE_OFFLINE (or `offline` in the settings file).",
                              EXIT_USAGE)
-    service = ("the built-in sandbox" if settings.is_sandbox else str(settings.base_url))
+    service = ("the built-in sandbox" if settings.is_sandbox else shown_url(str(settings.base_url)))
     if settings.budget is not None and settings.budget < budget:
         # The client would stop at the session budget halfway: plan within it instead.
         click.echo(f"note: the session budget (CREDITSCOPE_BUDGET or `budget` in the settings "

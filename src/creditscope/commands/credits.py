@@ -12,6 +12,7 @@ import click
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.ledger_totals import Totals
 from creditscope.commands.error_output import JsonErrorsCommand
+from creditscope.shown_url import shown_url
 
 if TYPE_CHECKING:
     from creditscope.commands.credits_usage import Grouping
@@ -99,7 +100,7 @@ def command(as_json: bool, by: str | None, since: datetime | None, as_csv: bool)
         session = ledger.session_totals_for(latest[0]) if latest else Totals()
     finally:
         ledger.close()
-    service = "built-in sandbox" if settings.is_sandbox else settings.base_url
+    service = "built-in sandbox" if settings.is_sandbox else shown_url(str(settings.base_url))
     if as_json:
         click.echo(json.dumps({
             "service": service,

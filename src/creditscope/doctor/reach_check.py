@@ -18,9 +18,9 @@ from pydantic import ValidationError
 from creditscope import json_limits, operations
 from creditscope.client.responses import send_capped
 from creditscope.doctor.report import Finding
-from creditscope.doctor.settings_check import without_credentials
 from creditscope.sandbox import SANDBOX_BASE_URL
 from creditscope.settings import ENV_PREFIX, Settings
+from creditscope.shown_url import shown_url
 
 CATALOG = operations.get("catalog")
 DEFAULT_TIMEOUT = 5.0
@@ -46,7 +46,7 @@ def check_catalog(
     else:
         base_url = (settings.base_url or "").strip().rstrip("/")
     url = base_url + CATALOG.path
-    details: dict[str, Any] = {"url": without_credentials(url), "timeout_s": timeout}
+    details: dict[str, Any] = {"url": shown_url(url), "timeout_s": timeout}
     where = f"GET {details['url']}"
     try:
         status, location, body, latency_ms = asyncio.run(_get(url, timeout, transport))
@@ -60,7 +60,7 @@ def check_catalog(
     if settings.is_sandbox:
         where = f"GET {CATALOG.path} (sandbox)"
     if 300 <= status < 400 and location:
-        details["location"] = without_credentials(location)
+        details["location"] = shown_url(location)
         return _failed(settings, f"{where} answered {status}, a redirect to"
                        f" {details['location']}: is the base URL right?", details)
     if status != 200:

@@ -29,6 +29,7 @@ from creditscope.settings import (
     read_env,
     settings_from_sources,
 )
+from creditscope.shown_url import shown_url
 
 Source = Literal["env", "file", "default"]
 
@@ -177,7 +178,7 @@ def _service_finding(settings: Settings) -> Finding:
                        details={"sandbox": True, "offline": settings.offline})
     raw = (settings.base_url or "").strip()
     parts = urlsplit(raw)
-    shown = without_credentials(raw)
+    shown = shown_url(raw)
     details: dict[str, Any] = {"sandbox": False, "base_url": shown, "offline": settings.offline}
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return Finding("service", "problem", f"base URL {shown!r} is not an http(s):// address",
@@ -191,16 +192,6 @@ def _service_finding(settings: Settings) -> Finding:
         notes.append("offline mode is on: only cached answers are shown")
     summary = shown + (f" ({'; '.join(notes)})" if notes else "")
     return Finding("service", "note" if notes else "ok", summary, details=details)
-
-
-def without_credentials(url: str) -> str:
-    """``url`` without a user name or password in it (they are never shown)."""
-    parts = urlsplit(url)
-    if not (parts.username or parts.password):
-        return url
-    host = parts.hostname or ""
-    netloc = (f"[{host}]" if ":" in host else host) + (f":{parts.port}" if parts.port else "")
-    return parts._replace(netloc=netloc).geturl()
 
 
 def _key_finding(settings: Settings, source: Source) -> Finding:

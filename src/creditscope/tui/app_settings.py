@@ -21,6 +21,7 @@ from textual import work
 from textual.theme import Theme
 
 from creditscope.settings_preview import SettingsError, SettingsPreview, is_sandbox
+from creditscope.shown_url import shown_url
 from creditscope.tui.fit import FittedApp
 from creditscope.tui.host import Connection, ExplorerSignals
 from creditscope.tui.key_grammar import current_keymap
@@ -130,7 +131,8 @@ class SettingsApp(FittedApp):
         if self.is_sandbox:
             badge = "SANDBOX"
         else:
-            badge = urlsplit(str(settings.base_url)).netloc or str(settings.base_url)
+            shown = shown_url(str(settings.base_url))
+            badge = urlsplit(shown).netloc or shown
         if settings.offline:
             badge += " · OFFLINE"
         return Connection(badge, live=not self.is_sandbox, offline=bool(settings.offline))

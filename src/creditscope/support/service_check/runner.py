@@ -26,6 +26,7 @@ from creditscope import operations
 from creditscope.client import errors
 from creditscope.client.client import DataClient
 from creditscope.client.responses import body_text, query_params, send_capped
+from creditscope.shown_url import shown_url
 from creditscope.support.service_check.checks import (
     Evidence,
     Exchange,
@@ -79,6 +80,7 @@ class ServiceCheck:
                  plan: Plan, on_sent: Callable[[Exchange], None] | None = None) -> None:
         self.client = client
         self.http = http
+        self._service = shown_url(str(http.base_url))  # for messages: user info masked
         self.api_key = api_key
         self.plan = plan
         self.on_sent = on_sent
@@ -154,10 +156,10 @@ class ServiceCheck:
                 op.method, op.path, headers=headers, json=params if op.is_post else None,
                 params=None if op.is_post else query_params(params)))
         except httpx.TimeoutException as exc:
-            raise errors.Timeout(f"No answer from {self.http.base_url} in time",
+            raise errors.Timeout(f"No answer from {self._service} in time",
                                  code="timeout") from exc
         except httpx.TransportError as exc:
-            raise errors.ConnectionFailed(f"Cannot reach {self.http.base_url}: {exc}",
+            raise errors.ConnectionFailed(f"Cannot reach {self._service}: {exc}",
                                           code="connection_failed") from exc
         body = "" if content is None else body_text(response, content)  # past the cap: unread
         return self._exchange(step, params, response.status_code, dict(response.headers),

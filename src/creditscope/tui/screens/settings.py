@@ -12,6 +12,7 @@ from textual.containers import Grid, Horizontal, VerticalScroll
 from textual.theme import Theme
 from textual.widgets import Button, Input, Label, Select, Static, Switch
 
+from creditscope.shown_url import shown_url
 from creditscope.tui.host import Connection, host_of
 from creditscope.tui.palette import PaletteCommand
 from creditscope.tui.screens.base import AreaScreen
@@ -76,7 +77,8 @@ class SettingsScreen(AreaScreen):
             yield Label("Service", classes="section-title")
             with Grid(classes="form-grid"):
                 yield Label("Base URL", classes="field-label")
-                yield TextInput(settings.base_url or "", placeholder="empty = the built-in sandbox",
+                yield TextInput(shown_url(settings.base_url or ""),
+                                placeholder="empty = the built-in sandbox",
                             id="base-url")
                 yield Label("API key", classes="field-label")
                 yield TextInput("", password=True, id="api-key",
@@ -163,6 +165,8 @@ class SettingsScreen(AreaScreen):
 
         current = host_of(self).settings
         base_url = self.query_one("#base-url", Input).value.strip() or None
+        if base_url and current.base_url and base_url == shown_url(current.base_url):
+            base_url = current.base_url  # left as shown: keep its user name and password
         if base_url and not base_url.startswith(("http://", "https://")):
             raise SettingsError("base-url", "The base URL must start with http:// or https://.")
         typed_key = self.query_one("#api-key", Input).value.strip()

@@ -19,6 +19,7 @@ from creditscope.client.errors import InvalidRequest
 from creditscope.client.records import CallRecord
 from creditscope.models import CompanyLookup
 from creditscope.row_export import file_stem
+from creditscope.shown_url import shown_url
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.clipboard import copy_text
 from creditscope.tui.host import host_of
@@ -262,7 +263,7 @@ class CompanyScreen(AreaScreen):
             self.notify("Run a lookup first; there is nothing to report.", severity="warning")
             return None
         host = host_of(self)
-        service = "sandbox" if host.is_sandbox else str(host.settings.base_url)
+        service = "sandbox" if host.is_sandbox else shown_url(str(host.settings.base_url))
         return lookup_report(self.lookup, self.shown_params, self.shown_record,
                              service=service, sandbox=host.is_sandbox, now=host.clock())
 
