@@ -13,35 +13,41 @@ from __future__ import annotations
 import os
 import stat
 from pathlib import Path
+from typing import BinaryIO
 
 
 class FileRefused(ValueError):
     """The file was not read; the message says why, naming it."""
 
 
+def open_regular_file(path: Path) -> BinaryIO:
+    """``path`` opened for reading if it is a regular file; :class:`FileRefused` for
+    anything else (checked on the open descriptor, opened without waiting for a FIFO's
+    writer). What ``open`` itself raises (a missing file, no permission) goes through."""
+    descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        kind = os.fstat(descriptor).st_mode
+        if not stat.S_ISREG(kind):
+            raise FileRefused(f"{path} is {_kind(kind)}, not a regular file; it was not read.")
+        os.set_blocking(descriptor, True)
+        return os.fdopen(descriptor, "rb")
+    except BaseException:
+        os.close(descriptor)
+        raise
+
+
 def read_regular_file(path: Path, max_bytes: int, *, advice: str = "") -> bytes:
     """The bytes of the regular file at ``path``; :class:`FileRefused` for anything else
     or for more than ``max_bytes`` (``advice`` follows that message)."""
+    too_big = FileRefused(
+        f"{path} is over {max_bytes // 2**20} MB; larger files are not read.{advice}")
     try:
-        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    except OSError as error:
-        raise FileRefused(f"Cannot read {path}: {error.strerror or error}.") from None
-    try:
-        kind = os.fstat(descriptor)
-        if not stat.S_ISREG(kind.st_mode):
-            raise FileRefused(f"{path} is not a regular file ({_kind(kind.st_mode)}); it was "
-                              "not read.")
-        too_big = FileRefused(
-            f"{path} is over {max_bytes // 2**20} MB; larger files are not read.{advice}")
-        if kind.st_size > max_bytes:
-            raise too_big
-        os.set_blocking(descriptor, True)
-        with os.fdopen(descriptor, "rb", closefd=False) as file:
+        with open_regular_file(path) as file:
+            if os.fstat(file.fileno()).st_size > max_bytes:
+                raise too_big
             data = file.read(max_bytes + 1)
     except OSError as error:
         raise FileRefused(f"Cannot read {path}: {error.strerror or error}.") from None
-    finally:
-        os.close(descriptor)
     if len(data) > max_bytes:
         raise too_big
     return data

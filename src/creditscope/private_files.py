@@ -6,11 +6,12 @@ it is for other local users. SQLite creates its ``-wal`` and ``-shm`` files
 with the mode of the database file, so a database made 0600 before SQLite
 first opens it stays private with everything that goes with it.
 
-What is written at the user's request (an export, ``history --har``) goes through
-:func:`replace_file`, which writes a new file and renames it over the name: it never
-writes through a symbolic or hard link nor into a FIFO or device. In a shared
-directory (``/tmp``) another user may have planted one under the name, to have the
-file land where they choose (or be made 0600) or to hang the writer.
+What is written at the user's request (an export, ``history --har``, ``batch --out``)
+goes through :func:`replacing` (or :func:`replace_file`), which writes a new file and
+renames it over the name: it never writes through a symbolic or hard link nor into a
+FIFO or device. In a shared directory (``/tmp``) another user may have planted one
+under the name, to have the file land where they choose (or be made 0600) or to hang
+the writer.
 """
 
 from __future__ import annotations
@@ -20,7 +21,9 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TextIO
 
 DIRECTORY_MODE = 0o700
 FILE_MODE = 0o600
@@ -97,22 +100,41 @@ def _writable_kind(path: Path) -> int | None:
 
 
 def replace_file(path: Path, text: str, *, private: bool = True) -> Path:
-    """Write ``text`` as the new content of ``path``: into a fresh file in the same
-    directory, then renamed over the name. So nothing is written through a symbolic
-    link or a hard link another name shares (its inode is never touched), a FIFO never
-    hangs the writer, and a reader never sees half a file. ``private`` makes it 0600;
-    else an existing file's mode is kept (a new one is 0600 all the same).
+    """Write ``text`` as the new content of ``path`` (see :func:`replacing`)."""
+    with replacing(path, private=private) as file:
+        file.write(text)
+    return Path(path)
+
+
+def refuse_unwritable(path: Path) -> None:
+    """Raise :class:`NotARegularFile` now if :func:`replacing` would refuse ``path``
+    (a symbolic link, a FIFO, a device or a directory is there): to check an output
+    before anything is spent on what goes into it."""
+    _writable_kind(Path(path))
+
+
+@contextlib.contextmanager
+def replacing(path: Path, *, private: bool = True, encoding: str = "utf-8",
+              newline: str | None = None, new_mode: int = FILE_MODE) -> Iterator[TextIO]:
+    """A text handle whose content becomes ``path``'s once the block ends without error:
+    written into a fresh file in the same directory, then renamed over the name. So
+    nothing is written through a symbolic link or a hard link another name shares (its
+    inode is never touched), a FIFO never hangs the writer, and a reader never sees half
+    a file. ``private`` makes it 0600; else an existing file's mode is kept (a new one
+    gets ``new_mode``). Every file written at a user's request goes through here.
 
     Raises :class:`NotARegularFile` (an ``OSError`` whose ``strerror`` says why)."""
     path = Path(path)
     existing = _writable_kind(path)
-    mode = FILE_MODE if private or existing is None else stat.S_IMODE(existing)
+    if existing is not None and not private:
+        new_mode = stat.S_IMODE(existing)  # an existing file keeps its mode
+    mode = FILE_MODE if private else new_mode
     # mkstemp: O_EXCL and 0600, so a name planted in a shared directory is never used.
     descriptor, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.",
                                              suffix=".partial")
     try:
-        with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(text)
+        with os.fdopen(descriptor, "w", encoding=encoding, newline=newline) as file:
+            yield file
             os.fchmod(file.fileno(), mode)
         _writable_kind(path)  # planted since the first look: still refused
         os.replace(temporary, path)
@@ -120,7 +142,6 @@ def replace_file(path: Path, text: str, *, private: bool = True) -> Path:
         with contextlib.suppress(OSError):
             os.unlink(temporary)
         raise
-    return path
 
 
 def write_private(path: Path, text: str) -> Path:

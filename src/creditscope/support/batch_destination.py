@@ -3,8 +3,10 @@
 The checks run before the first request: ``--out`` naming the input itself (also
 through a symlink or a hard link) would destroy the customer's list, and a
 directory that cannot be written would only be found after spending. The results
-go to a temporary file beside the target and replace it in one step, so an
-earlier results file survives a declined or failed run intact.
+go to a temporary file beside the target and replace it in one step
+(``private_files.replacing``, as every export), so an earlier results file survives a
+declined or failed run intact, and a symbolic link, a FIFO or a device under the name
+is refused before anything is sent, never replaced.
 
 For Excel, a CSV starts with a UTF-8 byte-order mark (Excel reads UTF-8 without
 one as the local code page): when the input came from Excel (it had a BOM or was
@@ -20,6 +22,8 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
+
+from creditscope.private_files import refuse_unwritable, replacing
 
 STDOUT = "-"
 
@@ -42,19 +46,9 @@ class ResultFile:
         The target is replaced only once ``fill`` has finished."""
         if self.to_stdout:
             return fill(sys.stdout)
-        handle, name = tempfile.mkstemp(prefix=f".{self.path.name}.", suffix=".partial",
-                                        dir=self.path.parent)
-        temporary = Path(name)
-        try:
-            with open(handle, "w", encoding="utf-8-sig" if bom else "utf-8",
-                      newline="") as text:
-                count = fill(text)
-            temporary.chmod(_mode_for(self.path))
-            temporary.replace(self.path)
-        except BaseException:
-            temporary.unlink(missing_ok=True)
-            raise
-        return count
+        with replacing(self.path, private=False, encoding="utf-8-sig" if bom else "utf-8",
+                       newline="", new_mode=_plain_open_mode()) as text:
+            return fill(text)
 
 
 def _check(out: Path, source: Path) -> None:
@@ -64,6 +58,10 @@ def _check(out: Path, source: Path) -> None:
             "Name another file, e.g. --out results.csv")
     if out.is_dir():
         raise DestinationProblem(f"--out {out} is a directory; name a file in it")
+    try:
+        refuse_unwritable(out)  # a symbolic link, a FIFO or a device: never replaced
+    except OSError as exc:
+        raise DestinationProblem(f"--out {out}: {exc.strerror}") from None
     if any(parent.is_file() for parent in out.parents):
         raise DestinationProblem(f"--out {out}: {out.parent} is a file, not a directory")
     try:
@@ -86,10 +84,8 @@ def _same_file(out: Path, source: Path) -> bool:
     return False
 
 
-def _mode_for(path: Path) -> int:
-    """An existing file's mode, else what a plain ``open`` would give (0666 less umask)."""
-    with contextlib.suppress(OSError):
-        return path.stat().st_mode & 0o777
+def _plain_open_mode() -> int:
+    """What a plain ``open`` gives a new file (0666 less umask): results are to share."""
     umask = os.umask(0)
     os.umask(umask)
     return 0o666 & ~umask

@@ -16,6 +16,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
+from creditscope.file_reading import open_regular_file
+
 _CHUNK = 1 << 16
 _BOMS = (  # longest first: a UTF-32 BOM begins like UTF-16's
     (codecs.BOM_UTF8, "utf-8", "UTF-8 with a BOM"),
@@ -48,7 +50,7 @@ class TextEncoding:
 
     def open(self, path: Path) -> TextIO:
         """The file as text after its BOM (strict: ``detect_encoding`` checked it all)."""
-        raw = path.open("rb")
+        raw = open_regular_file(path)
         raw.seek(len(self.bom))
         # newline="": the csv module handles \r\n and quoted line breaks itself.
         return io.TextIOWrapper(raw, encoding=self.codec, newline="")
@@ -60,7 +62,7 @@ def detect_encoding(path: Path, forced: str | None = None) -> TextEncoding:
     Raises ``EncodingProblem`` when the file does not decode, and ``LookupError``
     for a ``forced`` name Python does not know.
     """
-    with path.open("rb") as handle:
+    with open_regular_file(path) as handle:
         head = handle.read(4)
     sniffed = next((TextEncoding(codec, bom, label) for bom, codec, label in _BOMS
                     if head.startswith(bom)), None)
@@ -88,7 +90,7 @@ def _check_decodes(path: Path, encoding: TextEncoding, forced: bool) -> None:
     offset = len(encoding.bom)  # file offset of the next byte fed to the decoder
     line, line_start = 1, 0  # the current line and the file offset it starts at
     wide = encoding.codec.startswith("utf-16")
-    with path.open("rb") as handle:
+    with open_regular_file(path) as handle:
         handle.seek(offset)
         while True:
             chunk = handle.read(_CHUNK)
@@ -125,7 +127,7 @@ def _advance(encoding: TextEncoding, text: str, start: int, line: int,
 def _line_at(path: Path, encoding: TextEncoding, bad: int, line: int,
              line_start: int) -> tuple[int, int]:
     """The line holding file offset ``bad``, counting on from ``line`` at ``line_start``."""
-    with path.open("rb") as handle:
+    with open_regular_file(path) as handle:
         handle.seek(line_start)
         valid = handle.read(bad - line_start)
     text = valid.decode(encoding.codec, errors="replace")
@@ -157,7 +159,7 @@ def _described(codec: str) -> str:
 def _non_ascii_sample(path: Path) -> bytes:
     """The file's lines holding a non-ASCII byte, up to a limit: what the guess needs."""
     sample = bytearray()
-    with path.open("rb") as handle:
+    with open_regular_file(path) as handle:
         for raw in handle:
             if not raw.isascii():
                 sample += raw

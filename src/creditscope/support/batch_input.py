@@ -25,6 +25,7 @@ from typing import Any, TextIO
 
 from creditscope import json_limits
 from creditscope.client.validation import accepted_fields, required_fields
+from creditscope.file_reading import FileRefused
 from creditscope.spreadsheet_cells import original_cell
 from creditscope.support.batch_encoding import EncodingProblem, TextEncoding, detect_encoding
 
@@ -103,7 +104,7 @@ class BatchFile:
     def _detect(self, forced: str | None) -> TextEncoding:
         try:
             return detect_encoding(self.path, forced)
-        except EncodingProblem as exc:
+        except (EncodingProblem, FileRefused) as exc:
             raise BatchFileProblem(str(exc)) from None
         except LookupError:
             raise BatchFileProblem(f"--encoding {forced}: Python knows no such encoding "
