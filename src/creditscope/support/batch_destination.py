@@ -58,12 +58,12 @@ def _check(out: Path, source: Path) -> None:
             "Name another file, e.g. --out results.csv")
     if out.is_dir():
         raise DestinationProblem(f"--out {out} is a directory; name a file in it")
+    if any(parent.is_file() for parent in out.parents):
+        raise DestinationProblem(f"--out {out}: {out.parent} is a file, not a directory")
     try:
         refuse_unwritable(out)  # a symbolic link, a FIFO or a device: never replaced
     except OSError as exc:
         raise DestinationProblem(f"--out {out}: {exc.strerror}") from None
-    if any(parent.is_file() for parent in out.parents):
-        raise DestinationProblem(f"--out {out}: {out.parent} is a file, not a directory")
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
         handle, probe = tempfile.mkstemp(prefix=f".{out.name}.", dir=out.parent)
