@@ -28,7 +28,7 @@ def open_regular_file(path: Path) -> BinaryIO:
     try:
         kind = os.fstat(descriptor).st_mode
         if not stat.S_ISREG(kind):
-            raise FileRefused(f"{path} is {_kind(kind)}, not a regular file; it was not read.")
+            raise FileRefused(f"{path} is {file_kind(kind)}, not a regular file; it was not read.")
         os.set_blocking(descriptor, True)
         return os.fdopen(descriptor, "rb")
     except BaseException:
@@ -53,7 +53,8 @@ def read_regular_file(path: Path, max_bytes: int, *, advice: str = "") -> bytes:
     return data
 
 
-def _kind(mode: int) -> str:
+def file_kind(mode: int) -> str:
+    """What a file of ``mode`` is, in words ("a directory", "a FIFO", "a device")."""
     if stat.S_ISDIR(mode):
         return "a directory"
     if stat.S_ISFIFO(mode):

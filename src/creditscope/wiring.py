@@ -18,10 +18,11 @@ import httpx
 
 from creditscope.client.cache import CACHE_FORMAT, ResponseCache
 from creditscope.client.client import DataClient
+from creditscope.client.errors import ClientUnavailable
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.session import SpendSession
 from creditscope.client.shared_budget import SharedBudget
-from creditscope.private_files import private_directory
+from creditscope.private_files import private_database
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY, SANDBOX_BASE_URL
 from creditscope.settings import Settings
 from creditscope.web_demo import web_demo_active, web_run
@@ -104,8 +105,7 @@ def service_transport(settings: Settings) -> httpx.AsyncBaseTransport | None:
     configured; None for the network. Share it to reach the same sandbox twice."""
     if not settings.is_sandbox:
         return None
-    private_directory(settings.data_dir)
-    return sandbox_transport(sandbox_db_path(settings))
+    return sandbox_transport(usable_sandbox_db(settings))
 
 
 def explorer_transport(settings: Settings) -> httpx.AsyncBaseTransport | None:
@@ -115,8 +115,22 @@ def explorer_transport(settings: Settings) -> httpx.AsyncBaseTransport | None:
         return None
     from creditscope.sandbox_process import SandboxProcessTransport
 
-    private_directory(settings.data_dir)
-    return SandboxProcessTransport(sandbox_db_path(settings))
+    return SandboxProcessTransport(usable_sandbox_db(settings))
+
+
+def usable_sandbox_db(settings: Settings) -> Path:
+    """The sandbox's database file, made private (created empty if missing).
+
+    Raises ``ClientUnavailable`` naming the file when it cannot be one (a directory, a
+    link to a device, no permission), instead of a traceback from deep in the sandbox."""
+    path = sandbox_db_path(settings)
+    try:
+        return private_database(path)
+    except OSError as exc:
+        raise ClientUnavailable(
+            f"The built-in sandbox's database {path} cannot be used"
+            f" ({exc.strerror or exc}): move it aside; a new one is made on the next start."
+        ) from None
 
 
 def build_client(

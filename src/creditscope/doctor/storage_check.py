@@ -11,14 +11,16 @@ from __future__ import annotations
 
 import os
 import sqlite3
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any
 
 from creditscope.client.cache import CACHE_FORMAT, DATABASE_NAME, cache_size_bytes
 from creditscope.doctor.report import Finding
+from creditscope.file_reading import file_kind
 from creditscope.settings import ENV_PREFIX, Settings
-from creditscope.wiring import cache_directory, ledger_path
+from creditscope.wiring import cache_directory, ledger_path, sandbox_db_path
 from creditscope.wording import byte_size
 
 # Bounds, so a huge or looping tree cannot stall doctor.
@@ -95,11 +97,30 @@ def check_data_dir(settings: Settings) -> Finding:
     if not directory.exists():
         return Finding("data", "ok", f"{directory}: not created yet (on first call), writable",
                        details=details)
+    unusable = _sandbox_db_problem(settings)
+    if unusable is not None:
+        return Finding("data", "problem", unusable, details=details,
+                       fix="Move it aside (or delete it): the next start makes a new one.")
     entries = details["entries"]
     listed = ", ".join(entries[:SHOWN_ENTRIES]) + (", …" if len(entries) > SHOWN_ENTRIES else "")
     summary = (f"{directory}: {len(entries)} entries ({listed or 'empty'}), "
                f"{byte_size(details['size_bytes'])}, writable")
     return Finding("data", "ok", summary, details=details)
+
+
+def _sandbox_db_problem(settings: Settings) -> str | None:
+    """Why the sandbox's database file cannot be opened as one (a directory, a link to a
+    device), if it cannot; the explorer and every command would refuse to start."""
+    path = sandbox_db_path(settings)
+    try:
+        mode = os.stat(path).st_mode
+    except FileNotFoundError:
+        return None  # made on first use
+    except OSError as exc:
+        return f"the built-in sandbox's database {path} cannot be read ({exc.strerror or exc})"
+    if stat.S_ISREG(mode):
+        return None
+    return f"the built-in sandbox's database {path} is {file_kind(mode)}, not a database file"
 
 
 def check_ledger(path: Path) -> Finding:
