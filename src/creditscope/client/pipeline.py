@@ -180,10 +180,12 @@ class CallPipeline:
                                     fetched_at=first.fetched_at)
             return Result(shared.data.model_copy(deep=True), rec)
 
-        reservation = self._reserve(op, price, confirm_over_budget)
+        # A shared budget is another's limit: no confirmation passes it (nor its retries).
+        confirmed = confirm_over_budget and not self.ledger.session.budget_is_shared
+        reservation = self._reserve(op, price, confirmed)
         exchange = Exchange(op, clean, price, refresh, started, reservation,
                             (idempotency_key or str(uuid.uuid4())) if op.is_post else None,
-                            confirm_over_budget)
+                            confirmed)
         # The exchange runs in its own task: whatever happens to this caller, the
         # answer is cached and the call recorded, and waiters still get it.
         task = asyncio.get_running_loop().create_task(self._exchange(exchange))

@@ -21,7 +21,9 @@ visitor is not the presenter who set it).
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import sqlite3
 import threading
 import uuid
 from collections.abc import Callable, Hashable
@@ -97,7 +99,9 @@ class SpendSession:
 
     def _publish_locked(self) -> None:
         if self._pool is not None:
-            self._pool.publish(self._committed_locked())
+            # A record must not fail for the shared file: the next reservation publishes.
+            with contextlib.suppress(sqlite3.Error):
+                self._pool.publish(self._committed_locked())
 
     def shared(self, key: Hashable, make: Callable[[], T]) -> T:
         """A per-session object (e.g. the reconciler of one ledger file), made once."""
@@ -144,8 +148,8 @@ class SpendSession:
                 return Reservation(price)
             with self._pool.reserving() as others:  # the run's other tabs wait meanwhile
                 self._check_locked(price, budget, others, over_budget_ok=False)
+                self._pool.publish(self._committed_locked() + price)  # before it counts here
                 self._reserved += price
-                self._publish_locked()
             return Reservation(price)
 
     def _check_locked(self, price: int, budget: int | None, others: int,
@@ -156,9 +160,12 @@ class SpendSession:
             raise BudgetRefused(price, committed, budget, self._uncertain)
 
     def fits(self, budget: int | None) -> bool:
-        """Whether what is spent, reserved and uncertain is still within ``budget``."""
+        """Whether what is spent, reserved and uncertain is still within ``budget`` (with
+        what the other members of a shared budget committed)."""
         with self._lock:
-            committed = self._spent_locked() + self._reserved + self._uncertain
+            committed = self._committed_locked()
+            if self._pool is not None:
+                committed += self._pool.others()
         return budget is None or committed <= budget
 
     def release(self, reservation: Reservation) -> None:

@@ -53,14 +53,18 @@ class SharedBudget:
         Call :meth:`publish` inside to take a reservation; leaving commits."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
-            (others,) = self._db.execute(
-                "SELECT COALESCE(SUM(credits), 0) FROM tab_commitments"
-                " WHERE run = ? AND tab != ?", (self.run, self.tab)).fetchone()
-            yield int(others)
+            yield self.others()
         except BaseException:
             self._db.execute("ROLLBACK")
             raise
         self._db.execute("COMMIT")
+
+    def others(self) -> int:
+        """What the run's other tabs have committed (spent, reserved and uncertain)."""
+        (others,) = self._db.execute(
+            "SELECT COALESCE(SUM(credits), 0) FROM tab_commitments"
+            " WHERE run = ? AND tab != ?", (self.run, self.tab)).fetchone()
+        return int(others)
 
     def publish(self, committed: int) -> None:
         """Record what this tab has committed now (spent, reserved and uncertain)."""
