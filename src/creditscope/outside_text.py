@@ -92,3 +92,17 @@ def _json_escape(char: str) -> str:
         return f"\\u{code:04x}"
     code -= 0x10000  # JSON writes a character beyond the BMP as a surrogate pair
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+# Textual's markup opens a tag at any "[" not preceded by a backslash, and has no escape
+# for a backslash itself: a value ending in one would escape the tag written after it.
+_TAG_GUARD = "\u2060"  # WORD JOINER: zero cells wide, and stripped when drawn
+
+
+def markup_escaped(text: str) -> str:
+    """``text`` to place inside Textual markup (a ``Static``, a notification), read back
+    exactly as sent: every ``[`` escaped. Rich's ``escape`` (which Textual re-exports)
+    escapes only ``[`` followed by a letter, while Textual's parser opens a tag at any
+    ``[``, so ``"\\x1b[8m [link=…]"`` came back as invalid markup."""
+    escaped_text = text.replace("[", "\\[")
+    return escaped_text + _TAG_GUARD if escaped_text.endswith("\\") else escaped_text
