@@ -15,6 +15,7 @@ Pure and importing nothing of the package, so every layer may use it.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any
 
@@ -106,3 +107,14 @@ def markup_escaped(text: str) -> str:
     ``[``, so ``"\\x1b[8m [link=…]"`` came back as invalid markup."""
     escaped_text = text.replace("[", "\\[")
     return escaped_text + _TAG_GUARD if escaped_text.endswith("\\") else escaped_text
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")  # in decoded text, only a lone one is left
+REPLACEMENT_CHARACTER = "\ufffd"
+
+
+def encodable(text: str) -> str:
+    """``text`` with each lone surrogate (valid in JSON as ``"\\ud800"``, but no file,
+    terminal or clipboard can encode it) made U+FFFD REPLACEMENT CHARACTER, as a UTF-8
+    decoder does with a broken byte."""
+    return _SURROGATE.sub(REPLACEMENT_CHARACTER, text)

@@ -22,6 +22,8 @@ import stat
 import tempfile
 from pathlib import Path
 
+from creditscope.outside_text import encodable
+
 DIRECTORY_MODE = 0o700
 FILE_MODE = 0o600
 # Files SQLite keeps beside a database.
@@ -112,7 +114,7 @@ def replace_file(path: Path, text: str, *, private: bool = True) -> Path:
                                              suffix=".partial")
     try:
         with os.fdopen(descriptor, "w", encoding="utf-8") as file:
-            file.write(text)
+            file.write(encodable(text))  # a lone surrogate would end the write half-way
             os.fchmod(file.fileno(), mode)
         _writable_kind(path)  # planted since the first look: still refused
         os.replace(temporary, path)
