@@ -97,7 +97,9 @@ def _json_escape(char: str) -> str:
 
 # Textual's markup opens a tag at any "[" not preceded by a backslash, and has no escape
 # for a backslash itself: a value ending in one would escape the tag written after it.
-_TAG_GUARD = "\u2060"  # WORD JOINER: zero cells wide, and stripped when drawn
+# Textual strips hidden characters from markup before reading it, so the guard is one
+# it keeps: COMBINING GRAPHEME JOINER, zero cells wide and joined to the backslash.
+_TAG_GUARD = "\u034f"
 
 
 def markup_escaped(text: str) -> str:
@@ -106,7 +108,17 @@ def markup_escaped(text: str) -> str:
     escapes only ``[`` followed by a letter, while Textual's parser opens a tag at any
     ``[``, so ``"\\x1b[8m [link=…]"`` came back as invalid markup."""
     escaped_text = text.replace("[", "\\[")
-    return escaped_text + _TAG_GUARD if escaped_text.endswith("\\") else escaped_text
+    return escaped_text + _TAG_GUARD if _ends_in_backslash(escaped_text) else escaped_text
+
+
+def _ends_in_backslash(text: str) -> bool:
+    """Whether ``text`` ends in a backslash once its hidden characters are stripped."""
+    for char in reversed(text):
+        if char == "\\":
+            return True
+        if not hidden(char) or char in "\n\t":
+            return False
+    return False
 
 
 _SURROGATE = re.compile("[\ud800-\udfff]")  # in decoded text, only a lone one is left

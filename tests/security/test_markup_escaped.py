@@ -5,6 +5,7 @@ Textual could not parse, and the summary that quoted it raised ``MarkupError``."
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from textual.content import Content
@@ -14,6 +15,7 @@ from creditscope.models import EventFeed
 from creditscope.outside_text import markup_escaped
 from creditscope.tui.screens.activity_inspector import inspect_record
 from creditscope.tui.screens.events.feed_summary import feed_summary
+from creditscope.tui.textual_patch import strip_hidden_when_drawn
 from security.hostile_corpus import BRACKET_MARKUP, HOSTILE_TEXT, MARKUP, TERMINAL_CONTROLS
 
 CORPUS = BRACKET_MARKUP + MARKUP + HOSTILE_TEXT + TERMINAL_CONTROLS
@@ -23,15 +25,22 @@ PIECES = ("[", "]", "\\", "/", "\x1b", "=", "@", "b", "8", "m", " ", "$", ":", "
 TRICKY = st.lists(st.sampled_from(CORPUS + PIECES), max_size=12).map("".join)
 
 
+@pytest.fixture(autouse=True, scope="module")
+def hidden_characters_stripped_as_in_the_explorer() -> None:
+    """Textual then strips every hidden character from markup before reading it (patch
+    12), as the explorer always does: a guard that is stripped guards nothing."""
+    assert strip_hidden_when_drawn()
+
+
 def drawn(markup: str) -> str:
-    """The plain text Textual makes of ``markup`` (the word joiner it is given after a
-    trailing backslash is zero cells wide and stripped when drawn)."""
-    return Content.from_markup(markup).plain.replace("\u2060", "")
+    """The plain text Textual makes of ``markup`` (the combining grapheme joiner it is
+    given after a trailing backslash is zero cells wide)."""
+    return Content.from_markup(markup).plain.replace("\u034f", "")
 
 
 def as_sent(text: str) -> str:
     """``text`` as Textual draws plain text: without the controls it always strips."""
-    return Content(text).plain.replace("\u2060", "")
+    return Content(text).plain.replace("\u034f", "")
 
 
 @given(TRICKY, TRICKY)
