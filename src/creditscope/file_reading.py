@@ -1,4 +1,5 @@
-"""Reading a file someone handed over (a customer's HAR): a regular file, and only so much.
+"""Reading a file someone handed over (a customer's HAR): a regular file, and only so much;
+and reading a text file a person wrote (a key file, the config) as they meant it.
 
 A path may name a FIFO (reading waits for ever), a device (``/dev/zero`` never
 ends) or a symbolic link to one; none is read. The file is opened without
@@ -51,6 +52,13 @@ def read_regular_file(path: Path, max_bytes: int, *, advice: str = "") -> bytes:
     if len(data) > max_bytes:
         raise too_big
     return data
+
+
+def read_text(path: Path) -> str:
+    """The UTF-8 text of ``path`` without a leading byte order mark: Notepad and other
+    Windows editors start a file with one, which is no character of its first line (a
+    key file's first key would never match, a config's first line would not parse)."""
+    return path.read_text(encoding="utf-8-sig")
 
 
 def file_kind(mode: int) -> str:

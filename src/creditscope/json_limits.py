@@ -15,6 +15,8 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+from creditscope.outside_text import encodable
+
 MAX_JSON_DEPTH = 64
 """Levels of arrays and objects a JSON document from outside may nest: ten times the
 deepest real answer (6), far below where ``json`` or pydantic give up (~1,000)."""
@@ -62,10 +64,31 @@ def loads(
     object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
 ) -> Any:
     """``json.loads`` that raises :class:`JsonTooDeep` (a ValueError) past ``max_depth``
-    levels, before parsing."""
+    levels, before parsing, and gives no lone surrogate back (U+FFFD in its place)."""
     # As json.loads reads bytes: UTF-8, -16 or -32, told apart by their first bytes.
     decoded = (text.decode(json.detect_encoding(text), "surrogatepass")
                if isinstance(text, bytes) else text)
     if nesting_exceeds(decoded, max_depth):
         raise JsonTooDeep(max_depth)
-    return json.loads(decoded, object_pairs_hook=object_pairs_hook)
+    value = json.loads(decoded, object_pairs_hook=object_pairs_hook)
+    # json keeps a lone surrogate ("\ud800" with no pair), which no file, terminal or
+    # clipboard can encode: a paid answer holding one could never be written out.
+    return without_lone_surrogates(value) if _MAY_HOLD_SURROGATE.search(decoded) else value
+
+
+# A surrogate escape, or a surrogate character (a str, or bytes read "surrogatepass");
+# most answers have neither, so most are never walked.
+_MAY_HOLD_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]|[\ud800-\udfff]")
+
+
+def without_lone_surrogates(value: Any) -> Any:
+    """``value`` (parsed JSON) with every lone surrogate in its strings and keys made
+    U+FFFD (:func:`outside_text.encodable`)."""
+    if isinstance(value, str):
+        return encodable(value)
+    if isinstance(value, list):
+        return [without_lone_surrogates(item) for item in value]
+    if isinstance(value, dict):
+        return {without_lone_surrogates(key): without_lone_surrogates(item)
+                for key, item in value.items()}
+    return value

@@ -15,6 +15,7 @@ Pure and importing nothing of the package, so every layer may use it.
 from __future__ import annotations
 
 import json
+import re
 import unicodedata
 from typing import Any
 
@@ -92,3 +93,40 @@ def _json_escape(char: str) -> str:
         return f"\\u{code:04x}"
     code -= 0x10000  # JSON writes a character beyond the BMP as a surrogate pair
     return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+# Textual's markup opens a tag at any "[" not preceded by a backslash, and has no escape
+# for a backslash itself: a value ending in one would escape the tag written after it.
+# Textual strips hidden characters from markup before reading it, so the guard is one
+# it keeps: COMBINING GRAPHEME JOINER, zero cells wide and joined to the backslash.
+_TAG_GUARD = "\u034f"
+
+
+def markup_escaped(text: str) -> str:
+    """``text`` to place inside Textual markup (a ``Static``, a notification), read back
+    exactly as sent: every ``[`` escaped. Rich's ``escape`` (which Textual re-exports)
+    escapes only ``[`` followed by a letter, while Textual's parser opens a tag at any
+    ``[``, so ``"\\x1b[8m [link=…]"`` came back as invalid markup."""
+    escaped_text = text.replace("[", "\\[")
+    return escaped_text + _TAG_GUARD if _ends_in_backslash(escaped_text) else escaped_text
+
+
+def _ends_in_backslash(text: str) -> bool:
+    """Whether ``text`` ends in a backslash once its hidden characters are stripped."""
+    for char in reversed(text):
+        if char == "\\":
+            return True
+        if not hidden(char) or char in "\n\t":
+            return False
+    return False
+
+
+_SURROGATE = re.compile("[\ud800-\udfff]")  # in decoded text, only a lone one is left
+REPLACEMENT_CHARACTER = "\ufffd"
+
+
+def encodable(text: str) -> str:
+    """``text`` with each lone surrogate (valid in JSON as ``"\\ud800"``, but no file,
+    terminal or clipboard can encode it) made U+FFFD REPLACEMENT CHARACTER, as a UTF-8
+    decoder does with a broken byte."""
+    return _SURROGATE.sub(REPLACEMENT_CHARACTER, text)

@@ -25,6 +25,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TextIO
 
+from creditscope.outside_text import encodable
+
 DIRECTORY_MODE = 0o700
 FILE_MODE = 0o600
 # Files SQLite keeps beside a database.
@@ -102,7 +104,7 @@ def _writable_kind(path: Path) -> int | None:
 def replace_file(path: Path, text: str, *, private: bool = True) -> Path:
     """Write ``text`` as the new content of ``path`` (see :func:`replacing`)."""
     with replacing(path, private=private) as file:
-        file.write(text)
+        file.write(encodable(text))  # a lone surrogate would end the write half-way
     return Path(path)
 
 

@@ -19,6 +19,7 @@ from typing import Any
 import tomlkit
 import tomlkit.exceptions
 
+from creditscope.file_reading import read_text
 from creditscope.private_files import private_directory
 from creditscope.settings_preview import SettingsError
 
@@ -29,7 +30,7 @@ def read_toml(path: Path) -> dict[str, Any]:
     """The TOML at ``path`` as a dict ({} when there is no file); raises
     :class:`SettingsError` when it cannot be read or does not parse."""
     try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
+        return tomllib.loads(read_text(path))
     except FileNotFoundError:
         return {}
     except (OSError, ValueError) as error:  # ValueError: bad TOML or not UTF-8
@@ -61,7 +62,7 @@ def write_private_toml(path: Path, values: Mapping[str, Any]) -> Path:
 
 def _existing_text(path: Path) -> str | None:
     try:
-        return path.read_text(encoding="utf-8")
+        return read_text(path)
     except FileNotFoundError:
         return None
     except (OSError, ValueError) as error:

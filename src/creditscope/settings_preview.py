@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from creditscope.file_reading import read_text
 from creditscope.sandbox import SANDBOX_BASE_URL
 
 ENV_PREFIX = "CREDITSCOPE_"
@@ -76,7 +77,7 @@ def _read_toml(path: Path) -> dict[str, Any]:
     """The file's table; {} when it is missing, unreadable or not TOML. tomllib is
     imported only when there is a file (~5 ms of the first frame; many starts have none)."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, ValueError):  # ValueError: not UTF-8
         return {}
     import tomllib

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import subprocess
 import sys
 from pathlib import Path
@@ -104,6 +105,23 @@ def test_import_har_lists_a_browser_exports_requests_with_prices(
     assert "SECRET" not in text
     missing = run("import-har", str(CHROME_EXPORT.with_name("missing.har")))
     assert missing.exit_code == 2 and "Cannot read" in missing.output
+
+
+def test_import_har_suggests_a_command_that_sends_a_value_read_as_an_option(
+    dirs: dict[str, str], monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """A name of ``--help`` printed as its own word made the suggested command show help."""
+    monkeypatch.setenv("CREDITSCOPE_BASE_URL", "https://api.dataservice.example")
+    har = tmp_path / "option.har"
+    har.write_text(CHROME_EXPORT.read_text().replace("Northwind Labs Ltd", "--help"))
+    text = run("import-har", str(har)).stdout
+    [line] = [line for line in text.splitlines() if "find_company --name" in line]
+    assert "--name=--help" in line
+    command = shlex.split(line.split("run: ", 1)[1])
+    assert command[:2] == ["creditscope", "call"]
+    dry_run = run(*command[1:], "--dry-run", "--json")
+    assert dry_run.exit_code == 0, dry_run.output
+    assert "Usage:" not in dry_run.output and '"--help"' in dry_run.stdout
 
 
 def test_import_har_of_a_file_that_is_no_har_says_how_to_get_one(

@@ -69,6 +69,10 @@ HOSTILE_TEXT = tuple(f"Casa {bad} Lisboa" for bad in TERMINAL_CONTROLS + INVISIB
 # Markup, to Textual and Rich: shown as sent, never a style, an action or a broken panel.
 MARKUP = ("Casa [/] Lisboa", "[b]Bold[/b] Tasca", "[@click=app.quit]Quit[/]",
           "[link=javascript:alert(1)]Link[/link]", "Fado [/b]")
+# Markup after a "[" that Rich's escape leaves alone (not followed by a letter) but
+# Textual's parser reads as a tag: escaped the Rich way, each made invalid markup.
+BRACKET_MARKUP = ("A\x1b[8m [link=javascript:alert(1)]x[/link]", "[8m [b]x[/b]",
+                  "1 [2] [link=javascript:alert(1)]x", "C:\\", "a\\[b]x[/b]")
 
 # --- writing a table ------------------------------------------------------------------
 FORMULAS = (

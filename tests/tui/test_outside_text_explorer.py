@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import html
 import re
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -26,6 +27,7 @@ from creditscope.tui.widgets.error_panel import ErrorPanel
 from explorer_factory import explorer_factory
 from pilot_support import settle
 from security.hostile_corpus import (
+    BRACKET_MARKUP,
     HOSTILE_TEXT,
     HOSTILE_URLS,
     MARKUP,
@@ -221,7 +223,7 @@ async def test_a_service_error_that_reads_as_markup_is_shown_as_sent(
 
 # Each would act were it read as markup: a style, a javascript: link, and a closing tag
 # with nothing to close (MarkupError: the panel stays empty, the search stuck "Fetching…").
-PLANTED = ' [red]X[/red] [link="javascript:alert(1)"]L[/link] [/][b]y[/b]'
+PLANTED = ' [red]X[/red] [link="javascript:alert(1)"]L[/link] [/][b]y[/b] ' + BRACKET_MARKUP[0]
 # Values the explorer sends back or parses (an id, a link, a code, an hour, a date):
 # markup there is the service's error, not text the explorer draws.
 NOT_PROSE = re.compile(r"(^|_)(id|url|website|currency|code|status|cursor|date|time|at|"
@@ -246,11 +248,12 @@ def planted(value: Any, key: str = "") -> Any:
     return value
 
 
-class MarkupEverywhere(httpx.AsyncBaseTransport):
-    """The sandbox, with :data:`PLANTED` in every prose string of every answer."""
+class RewrittenSandbox(httpx.AsyncBaseTransport):
+    """The sandbox, each JSON answer's body passed through ``rewrite``."""
 
-    def __init__(self) -> None:
+    def __init__(self, rewrite: Callable[[Any], Any]) -> None:
         self.sandbox = frozen_sandbox()
+        self.rewrite = rewrite
 
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         answer = await self.sandbox.handle_async_request(request)
@@ -260,7 +263,12 @@ class MarkupEverywhere(httpx.AsyncBaseTransport):
         headers = {name: value for name, value in answer.headers.items()
                    if name.lower().startswith("x-")}
         return httpx.Response(answer.status_code, headers=headers,
-                              json=planted(answer.json()))
+                              json=self.rewrite(answer.json()))
+
+
+def markup_everywhere() -> RewrittenSandbox:
+    """The sandbox, with :data:`PLANTED` in every prose string of every answer."""
+    return RewrittenSandbox(planted)
 
 
 def drawn_as_sent(app: App[Any]) -> None:
@@ -268,7 +276,7 @@ def drawn_as_sent(app: App[Any]) -> None:
     screen = html.unescape(app.export_screenshot()).replace("\xa0", " ")
     assert not any(hidden(char) for char in screen if char != "\n")
     assert "[red]X[/red]" in screen and "[/][b]y[/b]" in screen
-    leftover = screen.replace('[link="javascript:alert(1)"]', "")
+    leftover = re.sub(r'\[link="?javascript:', "", screen)
     assert "javascript:" not in leftover, leftover[leftover.index("javascript:") - 300:][:400]
 
 
@@ -276,7 +284,7 @@ async def test_markup_in_any_text_the_service_sends_is_drawn_as_sent(
     tmp_path: Path, settings: Settings
 ) -> None:
     app = CreditscopeApp(settings, clock=lambda: FROZEN_NOW,
-                         client_factory=explorer_factory(MarkupEverywhere()))
+                         client_factory=explorer_factory(markup_everywhere()))
     async with app.run_test(size=SIZE) as pilot:
         await restaurant_search(pilot, "Lisbon")
         drawn_as_sent(app)

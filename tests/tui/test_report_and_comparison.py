@@ -6,8 +6,10 @@ from datetime import UTC, datetime, timedelta
 
 from creditscope.client.records import CacheStatus, CallRecord
 from creditscope.models import Company, CompanyLookup, Match
+from creditscope.outside_text import hidden, shown
 from creditscope.tui.screens.company.comparison import compare_lookups, comparison_summary
 from creditscope.tui.screens.company.report import fetched_line, lookup_report
+from security.hostile_corpus import INVISIBLE, OSC52_CLIPBOARD, TERMINAL_CONTROLS
 
 RAN = datetime(2025, 3, 14, 12, 30, 5, tzinfo=UTC)
 NOW = RAN + timedelta(seconds=20)
@@ -147,3 +149,28 @@ def test_a_corrected_website_shows_the_website_match_moving() -> None:
     rows = compare_lookups(WITH_SITE, "northwind.com", corrected, "northwind-labs.co.uk")
     labs = next(row for row in rows if row.url.endswith("/northwind-labs"))
     assert labs.change == "low → high (up); site no → yes; rank 2 → 1"
+
+
+HOSTILE = (OSC52_CLIPBOARD + "\u202eevil\r\n## Injected heading\x07", *TERMINAL_CONTROLS,
+           *INVISIBLE)
+
+
+def test_a_report_writes_what_the_service_sent_visibly_in_lines_of_its_own() -> None:
+    """Copied into a ticket or a terminal, a report of service text holding escape
+    sequences, a bidi override or a line break neither acts nor adds a line."""
+    for bad in HOSTILE:
+        hostile = CompanyLookup(
+            query=f"Acme {bad}", queries=[f"acme {bad}"], count=1,
+            matches=[Match(company_url=f"https://network.example/{bad}", serp_title=bad,
+                           company=Company(slug="acme", name=f"Acme {bad}",
+                                           website="https://acme.example"),
+                           website_match=None, confidence=f"high{bad}")])
+        clean = lookup_report(hostile, {"name": "Acme", "website": "acme.example"},
+                              record(CacheStatus.MISS, 10),
+                              service="api.example", sandbox=False, now=NOW)
+        text = lookup_report(hostile, {"name": f"Acme {bad}", "website": bad},
+                             record(CacheStatus.MISS, 10), service="api.example",
+                             sandbox=False, now=NOW)
+        assert not any(hidden(char) for char in text if char != "\n"), repr(bad)
+        assert text.count("\n") == clean.count("\n")  # the line structure is the report's
+        assert shown(bad) in text  # the value, written visibly (ESC as "\x1b")

@@ -32,7 +32,9 @@ def call_command(item: PricedRequest) -> str:
         return ""
     words = ["creditscope", "call", imported.operation]
     for name, value in imported.params.items():
-        words += [f"--{name}", value if isinstance(value, str) else json.dumps(value)]
+        text = value if isinstance(value, str) else json.dumps(value)
+        # A value read as an option ("--help", "-5") joins its name: "--location=--help".
+        words += [f"--{name}={text}"] if text.startswith("-") else [f"--{name}", text]
     return shlex.join(words)
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import click
 
 from creditscope.client.curl import mask_key
+from creditscope.file_reading import read_text
 from creditscope.sandbox import DEMO_KEY
 
 KEYS_ENV = "CREDITSCOPE_SERVE_KEYS"
@@ -25,7 +26,7 @@ _SEPARATORS = re.compile(r"[\s,]+")
 def keys_from_file(path: Path) -> tuple[list[str], list[str]]:
     """(keys, warnings) from ``path``: one key per line; blank lines and ``#`` comments skipped."""
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path)
     except (OSError, UnicodeDecodeError) as exc:
         raise click.BadParameter(f"cannot read {path}: {exc}", param_hint="--key-file") from None
     keys = [line.strip() for line in text.splitlines()]

@@ -18,10 +18,9 @@ import subprocess
 from pathlib import Path
 
 from textual.app import App
-from textual.markup import escape
 
 from creditscope.clipboard_check import copy_may_be_lost, platform_tool
-from creditscope.outside_text import shown
+from creditscope.outside_text import markup_escaped, shown
 from creditscope.tui.web_tab import in_web_tab
 from creditscope.wording import counted
 
@@ -42,7 +41,7 @@ def copy_text(app: App[object], text: str, what: str, *, save_as: str | None = N
     """
     app.copy_to_clipboard(text)
     # ``what`` may quote outside text (a URL): shown as it is, never read as markup.
-    what = escape(shown(what))
+    what = markup_escaped(shown(what))
     if in_web_tab(app):
         # The browser's clipboard, through the page; the server's clipboard tool is
         # the presenter's, not the visitor's.

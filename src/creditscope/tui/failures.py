@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from textual.app import App
-from textual.markup import escape
 
+from creditscope.outside_text import markup_escaped
 from creditscope.settings_preview import SettingsError
 
 logger = logging.getLogger("creditscope.tui")
@@ -63,13 +63,13 @@ def report_unexpected(app: App[None], where: str, error: Exception) -> None:
     directory = getattr(getattr(app, "settings", None), "data_dir", None)
     if isinstance(directory, Path):
         try:
-            report = escape(str(write_report(directory, where, error)))
+            report = markup_escaped(str(write_report(directory, where, error)))
             saved = f"\nA report is in {report}: attach it to an issue."
         except OSError:
             saved = ""
     # A toast reads markup: an error's text (often quoting outside text, or a MarkupError
     # quoting "[/]") and a path are escaped, so the report itself cannot fail.
-    app.notify(f"{type(error).__name__}: {escape(str(error))}\nYour session, Activity and "
+    app.notify(f"{type(error).__name__}: {markup_escaped(str(error))}\nYour session, Activity and "
                "credits are kept; carry on, or restart the explorer if this part stops "
                f"answering.{saved}",
                title=f"Something went wrong in {where}", severity="error", timeout=20)
@@ -81,4 +81,4 @@ def report_failure(app: App[None], what: str, error: BaseException) -> None:
     logger.error("%s failed: %r", what, error, exc_info=error)
     app.log.error(f"{what} failed", error)
     title, text = failure_notice(what, error)
-    app.notify(escape(text), title=title, severity="error", timeout=15)  # text, not markup
+    app.notify(markup_escaped(text), title=title, severity="error", timeout=15)  # text, not markup

@@ -32,7 +32,9 @@ replaces it so an exception raised in a widget's (or a screen's) own message
 loop is reported instead (a notification, the log, a report file) and the app
 carries on; the app's own loop, start-up and shutdown still end it as Textual
 intends. Textual stops the failed widget's message loop (``break`` after the
-call), so that one widget may stop answering; everything else goes on.
+call) unless the error is caught before: :func:`patch_app` catches it inside the
+widget's dispatch, so the failed widget (a screen, which takes every key) answers the
+next message too; errors in idle handlers and callbacks still stop that one loop.
 
 4. ``FooterKey`` (``textual.widgets._footer``, not exported) is what Textual's
 ``Footer.compose`` yields for each key. The footer (``tui/widgets/footer.py``) reads
@@ -150,6 +152,7 @@ from textual.actions import ActionParseResult
 from textual.app import App
 from textual.color import Color
 from textual.dom import DOMNode
+from textual.message import Message
 from textual.message_pump import MessagePump
 from textual.screen import Screen
 from textual.style import Style
@@ -212,6 +215,7 @@ def _private(module: str, name: str) -> Any:
 
 
 active_message_pump: Any = _private("textual._context", "active_message_pump")
+active_app: Any = _private("textual._context", "active_app")
 StylesCache: type[StylesCacheType] | None = _private("textual._styles_cache", "StylesCache")
 FooterKey: type[Widget] | None = _private("textual.widgets._footer", "FooterKey")
 ANSI_SEQUENCES_KEYS: Any = _private("textual._ansi_sequences", "ANSI_SEQUENCES_KEYS")
@@ -497,6 +501,35 @@ def _patch_widget_errors(app: App[Any], report: Callable[[str, Exception], None]
 
     _bind(app, "run_action", run_action)
     _bind(app, "_handle_exception", handle_exception)
+    _widget_error_reporters[app] = report
+    _keep_message_loops_alive()
+
+
+_widget_error_reporters: weakref.WeakKeyDictionary[
+    App[Any], Callable[[str, Exception], None]] = weakref.WeakKeyDictionary()
+"""The apps whose widgets' errors are reported (3.), each with its reporter."""
+
+
+@cache
+def _keep_message_loops_alive() -> None:
+    """Catch a handler's error inside ``MessagePump._dispatch_message``, before Textual's
+    message loop sees it and stops: a screen whose handler failed (markup the service
+    broke, say) otherwise never handles another message, and as the screen takes every
+    key the explorer froze, Ctrl+Q too. Class-wide (each widget's loop calls it through
+    ``self``), but acting only for the apps :func:`patch_app` patched (3.)."""
+    textual_dispatch = MessagePump._dispatch_message
+
+    async def dispatch(self: MessagePump, message: Message) -> None:
+        try:
+            await textual_dispatch(self, message)
+        except Exception as error:
+            app = active_app.get(None)
+            report = _widget_error_reporters.get(app) if app is not None else None
+            if report is None or self is app or not app.is_running or app._exit:
+                raise  # the app's own loop, start-up and shutdown: Textual's way
+            report(type(self).__name__, error)
+
+    MessagePump._dispatch_message = dispatch  # type: ignore[method-assign]
 
 
 async def _close_all_from_copies(self: App[Any]) -> None:

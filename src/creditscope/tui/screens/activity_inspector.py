@@ -13,8 +13,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
-from rich.markup import escape
-
+from creditscope.outside_text import markup_escaped
 from creditscope.tui import prices
 from creditscope.tui.screens.activity_rows import format_latency, status_text
 
@@ -41,31 +40,31 @@ class Inspected:
 
 def inspect_record(record: CallRecord) -> Inspected:
     """A call of this session: request, headers (key masked), status, credits, answer."""
-    request = [f"[b]{record.method}[/b] {escape(record.url)}"]
+    request = [f"[b]{record.method}[/b] {markup_escaped(record.url)}"]
     if record.method.upper() == "POST":
         body = json.dumps(record.params, ensure_ascii=False)
-        request.append("[$text-muted]body[/$text-muted] " + escape(body))
+        request.append("[$text-muted]body[/$text-muted] " + markup_escaped(body))
     elif record.params:
-        request += [f"[$text-muted]{escape(k)}[/$text-muted] = {escape(str(v))}"
+        request += [f"[$text-muted]{markup_escaped(k)}[/$text-muted] = {markup_escaped(str(v))}"
                     for k, v in record.params.items()]
     if record.label:
-        request.append(f"[$text-muted]label[/$text-muted] {escape(record.label)}")
+        request.append(f"[$text-muted]label[/$text-muted] {markup_escaped(record.label)}")
     request.append("")
-    request += [f"[$text-muted]{escape(k)}:[/$text-muted] {escape(v)}"
+    request += [f"[$text-muted]{markup_escaped(k)}:[/$text-muted] {markup_escaped(v)}"
                 for k, v in record.request_headers.items()]
     response = [
         f"[b]{status_text(record)}[/b] · {prices.charged_text(record)} · cache {record.cache}"
         f" · {format_latency(record.latency_ms)}",
     ]
     if record.error_message:
-        response.append(f"[red]{escape(record.error_message)}[/red]")
+        response.append(f"[red]{markup_escaped(record.error_message)}[/red]")
     if record.note:  # an unexplained difference: what it is and which answer showed it
-        response.append(f"[yellow]{escape(record.note)}[/yellow]")
+        response.append(f"[yellow]{markup_escaped(record.note)}[/yellow]")
     if record.revealed_by:
         response.append(f"[$text-muted]revealed by the answer to:[/$text-muted] "
-                        f"{escape(record.revealed_by)}")
+                        f"{markup_escaped(record.revealed_by)}")
     headers = {k.lower(): v for k, v in record.response_headers.items()}
-    response += [f"[$text-muted]{name}:[/$text-muted] {escape(headers[name])}"
+    response += [f"[$text-muted]{name}:[/$text-muted] {markup_escaped(headers[name])}"
                  for name in _CREDIT_HEADERS if name in headers]
     if record.remaining is not None and "x-credits-remaining" not in headers:
         response.append(f"[$text-muted]remaining:[/$text-muted] {record.remaining}")
@@ -83,18 +82,18 @@ def reopen(client: DataClient, entry: HistoryEntry) -> Inspected:
     lines = [f"[$text-muted]{entry.at.astimezone():%Y-%m-%d %H:%M:%S} · session "
              f"{entry.session[:8]}[/$text-muted]"]
     if entry.label:
-        lines.append(f"[$text-muted]label[/$text-muted] {escape(entry.label)}")
+        lines.append(f"[$text-muted]label[/$text-muted] {markup_escaped(entry.label)}")
     if not entry.can_reopen:
         return Inspected("\n".join(lines), "A balance difference, not a call.", None, False)
     refusal = None
     try:
         plan = client.plan(entry.operation, entry.params)
-        lines.insert(0, f"[b]{plan.method}[/b] {escape(plan.url)}")
+        lines.insert(0, f"[b]{plan.method}[/b] {markup_escaped(plan.url)}")
     except InvalidRequest as refused:
         refusal = refused.message
-        lines.insert(0, f"[b]{entry.method}[/b] {escape(entry.operation)}")
-        lines.append(f"[red]{escape(refusal)}[/red]")
-    lines += [f"[$text-muted]{escape(k)}[/$text-muted] = {escape(str(v))}"
+        lines.insert(0, f"[b]{entry.method}[/b] {markup_escaped(entry.operation)}")
+        lines.append(f"[red]{markup_escaped(refusal)}[/red]")
+    lines += [f"[$text-muted]{markup_escaped(k)}[/$text-muted] = {markup_escaped(str(v))}"
               for k, v in entry.params.items()]
     lines.append("[$text-muted]headers are not kept in the history[/$text-muted]")
     then = (f"[b]{status_text(entry)}[/b] · {prices.charged_text(entry)} · cache "

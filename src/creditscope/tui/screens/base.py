@@ -30,6 +30,7 @@ from textual.css.query import NoMatches, WrongType
 from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
+from creditscope.outside_text import markup_escaped
 from creditscope.tui.host import host_of
 from creditscope.tui.key_costs import Priced, is_text_box
 from creditscope.tui.palette import PaletteCommand
@@ -206,6 +207,7 @@ class UnavailableAreaScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         """The error, in place of the area."""
         yield Static(
-            f"[b]{self.area_title} is unavailable[/b]\n\n{type(self.error).__name__}: {self.error}",
+            f"[b]{self.area_title} is unavailable[/b]\n\n{type(self.error).__name__}: "
+            f"{markup_escaped(str(self.error))}",
             classes="empty",
         )

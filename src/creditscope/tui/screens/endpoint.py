@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, ClassVar
 from urllib.parse import urlencode
 
 from rich import box
-from rich.markup import escape
 from rich.table import Table
 from textual import on, work
 from textual.app import App, ComposeResult
@@ -23,6 +22,7 @@ from textual.containers import Horizontal
 from textual.content import Content
 from textual.widgets import Button, Label, Static
 
+from creditscope.outside_text import markup_escaped
 from creditscope.tui.host import host_of
 from creditscope.tui.navigation import entry_for
 from creditscope.tui.prices import credits_text, price_of
@@ -83,7 +83,7 @@ class EndpointScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         """Title and price, description, parameters, the example answer, Try it."""
         yield Static(self._title(), id="endpoint-title")
-        yield Static(escape(self.description or "No description."), classes="endpoint-text")
+        yield Static(markup_escaped(self.description or "No description."), classes="endpoint-text")
         if self.operation is None:
             yield Static("This version of creditscope does not know this endpoint's"
                          " parameters: update it to call the endpoint.", classes="empty")
@@ -91,7 +91,7 @@ class EndpointScreen(AreaScreen):
         yield Label("Parameters", classes="pane-title")
         yield Static(parameters_table(self.operation), id="endpoint-params")
         yield Label(f"Example answer · from the built-in sandbox, free · "
-                    f"{escape(example_text(self.example))}", classes="pane-title",
+                    f"{markup_escaped(example_text(self.example))}", classes="pane-title",
                     id="endpoint-example-title")
         yield JsonView(id="endpoint-example")
         with Horizontal(classes="endpoint-actions compact-form"):

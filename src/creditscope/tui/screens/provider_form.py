@@ -13,6 +13,7 @@ from textual.widgets import Button, Input, Label, Static
 
 from creditscope import operations
 from creditscope.client.errors import InvalidRequest
+from creditscope.outside_text import markup_escaped
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import credits_text, price_of
@@ -141,7 +142,7 @@ class ProviderRequestForm(ModalScreen[str | None]):
         send = self.query_one("#provider-send", Button)
         send.label, send.disabled = "Sent · edit to send another", True
         self.query_one("#provider-created", Label).update(
-            f"✔ Request sent. Its id is [b]{created.id}[/b]."
+            f"✔ Request sent. Its id is [b]{markup_escaped(created.id)}[/b]."
         )
 
     @on(Input.Changed)

@@ -4,7 +4,8 @@ Pure text from the lookup, the request and its call record: what was asked,
 the query after suffix removal, the searches run, each match with its grade and
 the "why" line, the pages that were unavailable, when the answer was fetched and
 how old it is (a cached answer may be days old), from which service and what it
-cost. The key is never part of it (nothing here reads headers).
+cost. The key is never part of it (nothing here reads headers), and nothing the
+service sent can act on the terminal or the ticket it is pasted into.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 
 from creditscope.client.records import CacheStatus, CallRecord
 from creditscope.models import CompanyLookup, Match
+from creditscope.outside_text import shown
 from creditscope.tui.screens.company.reasoning import (
     domain_of,
     normalised_query,
@@ -116,4 +118,6 @@ def lookup_report(
                   "compared; re-checking later may change its grade" for m in unavailable]
     else:
         lines.append("None: every candidate page was fetched.")
-    return "\n".join(lines) + "\n"
+    # Each line ours: a control, bidi override or line break the service (or the name
+    # typed) put in a value is written visibly (``\x1b``), as the CLI prints it.
+    return "\n".join(shown(line) for line in lines) + "\n"

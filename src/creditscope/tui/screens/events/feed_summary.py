@@ -5,9 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from textual.markup import escape
-
 from creditscope.client.records import CallRecord
+from creditscope.outside_text import markup_escaped
 from creditscope.tui.prices import feed_cost_markup
 from creditscope.tui.screens.events.formatting import point_text
 from creditscope.tui.screens.events.location_input import SearchPoint
@@ -30,7 +29,7 @@ def feed_summary(
     """``20 events on this page · nearest city Lisbon · … · cached free`` (Rich markup)."""
     location = feed.location
     # The service's words inside our markup: escaped, so they show as sent.
-    near = escape((location.nearest_city if location else None) or "—")
+    near = markup_escaped((location.nearest_city if location else None) or "—")
     parts = [f"[b]{feed.count}[/b] events on this page", f"nearest city [b]{near}[/b]"]
     if location is not None:
         parts.append(point_text(location.lat, location.lng))

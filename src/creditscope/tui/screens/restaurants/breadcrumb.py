@@ -5,6 +5,8 @@ from __future__ import annotations
 from textual.reactive import reactive
 from textual.widgets import Static
 
+from creditscope.outside_text import markup_escaped
+
 SEPARATOR = " › "
 
 
@@ -27,14 +29,11 @@ class Breadcrumb(Static):
         head = SEPARATOR.join(shown[:-1])
         tail = shown[-1] if shown else ""
         separator = SEPARATOR if head else ""
-        self.update(f"[$text-muted]{_escape(head)}{separator}[/$text-muted][b]{_escape(tail)}[/b]")
+        # Restaurant names may contain "[": kept out of markup.
+        self.update(f"[$text-muted]{markup_escaped(head)}{separator}[/$text-muted]"
+                    f"[b]{markup_escaped(tail)}[/b]")
 
     @property
     def text(self) -> str:
         """The trail as plain text (for tests and screen readers)."""
         return SEPARATOR.join(part for part in self.parts if part)
-
-
-def _escape(text: str) -> str:
-    # Restaurant names may contain "[": keep them out of markup.
-    return text.replace("[", r"\[")

@@ -14,6 +14,7 @@ from textual.widgets import Button, Input, Select, Static, Tabs
 
 from creditscope import operations
 from creditscope.models import Menu, MenuItem, MenuSection
+from creditscope.outside_text import markup_escaped
 from creditscope.row_export import Row, dump_row
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.screens.restaurants import formatting as fmt
@@ -127,7 +128,7 @@ class MenuView(RestaurantPart):
         diet.set_options([(fmt.title_case(tag), tag) for tag in dietary_tags(menu)])
         updated = menu.last_updated.isoformat() if menu.last_updated else "unknown"
         self.query_one("#menu-meta", Static).update(
-            f"Prices in [b]{menu.currency or '—'}[/b]\nUpdated [b]{updated}[/b]"
+            f"Prices in [b]{markup_escaped(menu.currency or '—')}[/b]\nUpdated [b]{updated}[/b]"
         )
         self.refilter()
 

@@ -6,7 +6,6 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any, ClassVar
 
-from rich.markup import escape
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -16,6 +15,7 @@ from textual.widgets import Button, DataTable, Input, Select, Static
 from creditscope import operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.models import CUISINES, RestaurantSearch
+from creditscope.outside_text import markup_escaped
 from creditscope.place_check import check_place, is_known_place
 from creditscope.row_export import file_stem
 from creditscope.tui.calls import CallRequest, ResultArea
@@ -213,8 +213,8 @@ class RestaurantsScreen(AreaScreen):
         cuisine = params.get("cuisine")
         kind = f"{fmt.title_case(cuisine)} restaurants" if cuisine else "restaurants"
         # The place is the service's echo: text, never markup.
-        place = escape(data.location or self.place)
-        text = f"[b]{data.total:,}[/b] {escape(kind)} near [b]{place}[/b]"
+        place = markup_escaped(data.location or self.place)
+        text = f"[b]{data.total:,}[/b] {markup_escaped(kind)} near [b]{place}[/b]"
         if data.total > len(data.results):
             text += f" · showing {len(data.results)}"
         if table.sort_column:
@@ -227,7 +227,7 @@ class RestaurantsScreen(AreaScreen):
         chosen = table.selected
         if chosen is not None and opening is not None:
             # Where the eye is: what Enter (or a second click) on the highlighted row costs.
-            text += f"  · ⏎ opens [b]{escape(chosen.name)}[/b] · {opening.long}"
+            text += f"  · ⏎ opens [b]{markup_escaped(chosen.name)}[/b] · {opening.long}"
         self.query_one("#results-summary", Static).update(text)
         self._last = (data, params)
 
