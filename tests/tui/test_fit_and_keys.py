@@ -58,7 +58,7 @@ async def test_re_check_is_priced_in_the_footer_and_the_help(make_app: MakeApp) 
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
-        rows = {keys: description for keys, description, _ in app.screen.local_rows}
+        rows = dict(app.screen.sections[0].rows)
         assert rows["^r"] == "Re-check · 10 cr"
 
 

@@ -118,6 +118,10 @@ class AreaScreen(StyledOnMount):
         except (NoMatches, WrongType):
             return None
 
+    def binds_here(self, action: str) -> bool:
+        """False for a key of every area that this area never uses (help leaves it out)."""
+        return action != "other_place" or self.PLACE_BOX
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``Ctrl+O`` is offered only while the search box names a place with namesakes."""
         if action == "other_place":

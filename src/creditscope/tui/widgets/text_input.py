@@ -80,6 +80,7 @@ class TextInput(Input):
         **kwargs: Passed to ``Input`` unchanged.
     """
 
+    BINDING_GROUP_TITLE = "a box showing a completion"  # help: "Zoom in (on a box showing a completion)"
     BINDINGS: ClassVar[list[BindingType]] = [
         # Offered only where a suggester could complete the text (check_action); else Tab
         # moves on, as everywhere.
