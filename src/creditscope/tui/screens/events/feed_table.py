@@ -69,7 +69,7 @@ def clip(text: str | None, width: int) -> str:
 class EventFeedTable(DataTable[Any]):
     """The feed's events, one numbered row each; ``s`` (or a header click) sorts."""
 
-    BINDING_GROUP_TITLE = "the feed"  # help: "Zoom in (on the feed)"
+    BINDING_GROUP_TITLE = "the feed"  # help says where its keys work
     BINDINGS: ClassVar[list[BindingType]] = [
         # Also a header click; listed in help, kept out of the crowded footer.
         Binding("s", "cycle_sort", "Sort (next column)", show=False, id="events.sort"),
