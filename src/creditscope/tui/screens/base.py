@@ -192,7 +192,9 @@ class AreaScreen(StyledOnMount):
             listed = (next(iter(self.query(self.FILTERED_LIST)), None)
                       if self.FILTERED_LIST else None)
             if self.focused is self.main_field() and listed is not None and listed.display:
-                listed.focus()
+                # At once, not after the queued messages: a key typed right after Escape
+                # (a number key) must find the list focused, not the box it would type in.
+                focus_now(listed)
             else:
                 self.set_focus(None)
         elif len(self.app.screen_stack) > 1:
