@@ -122,6 +122,20 @@ async def test_the_event_column_uses_a_wide_terminal(make_app: MakeApp) -> None:
         assert len(feed.events) == feed.row_count
 
 
+async def test_at_80x24_the_feed_leaves_out_the_columns_it_would_cut(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await events(pilot)
+        feed = app.screen.query_one("#events-feed")
+        shown = [key.value for key in feed.columns]
+        assert shown == ["number", "date", "name", "price", "status"]  # no "V" of Venue
+        assert feed.virtual_size.width <= feed.size.width  # nothing hides off to the right
+        await pilot.resize_terminal(*SIZES["120x36"])
+        await settle(pilot)
+        assert "venue" in [key.value for key in feed.columns]
+        assert feed.virtual_size.width <= feed.size.width
+
+
 async def test_catalog_descriptions_fill_a_wide_terminal_and_move_below_on_a_narrow_one(
     make_app: MakeApp,
 ) -> None:
