@@ -328,7 +328,7 @@ async def test_the_first_screen_offers_the_tour_and_a_priced_sample_search(
         await settle(pilot)
         offer = empty_text(app)
         assert "F2" in offer and "guided tour" in offer
-        assert "Enter to search Lisbon (3 cr live, free on the sandbox)" in offer
+        assert "Enter to search Lisbon (3 cr live; sandbox credits, not billed)" in offer
         box = app.screen.query_one("#events-location", Input)
         assert box.has_focus and box.value == ""
         await pilot.press("enter")

@@ -122,6 +122,17 @@ async def test_the_event_column_uses_a_wide_terminal(make_app: MakeApp) -> None:
         assert len(feed.events) == feed.row_count
 
 
+async def test_the_location_placeholder_is_never_cut(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        box = app.screen.query_one("#events-location", Input)
+        assert len(box.placeholder) < box.content_region.width, box.placeholder
+        await pilot.resize_terminal(*SIZES["200x55"])
+        await settle(pilot)
+        assert "38.72, -9.14" in box.placeholder  # the examples, where they fit
+
+
 async def test_at_80x24_the_feed_leaves_out_the_columns_it_would_cut(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=SMALL) as pilot:
