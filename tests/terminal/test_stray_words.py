@@ -87,3 +87,20 @@ def test_words_typed_after_a_company_lookup_open_at_most_one_dialog_and_leave_it
         assert box_below(terminal, "Path (relative") == "lookup-report.md", terminal.text()
     finally:
         terminal.quit()
+
+
+def test_escape_from_activitys_filter_then_a_number_key_switches_area(
+    terminal: Terminal,
+) -> None:
+    open_activity_with_a_call(terminal)
+    terminal.burst(["/", "tick"])
+    terminal.wait_for(r"▊\s+tick\s")
+    terminal.settle()
+    # Escape and 3 within Textual's escape delay (tmux sends them so): Escape, then 3. The
+    # list took the focus after the 3 had reached the box, which typed it ("tick3").
+    terminal.send(b"\x1b3")
+    terminal.wait_for(r"City, e\.g\. Lisbon")  # Restaurants' location box
+    terminal.settle()
+    terminal.send(b"5")
+    terminal.wait_for(r"ticketing/discovery")
+    assert box_below(terminal, "5 Activity") == "tick", terminal.text()

@@ -261,3 +261,22 @@ async def test_company_opened_after_the_client_is_ready_says_there_are_no_recent
         recent = app.screen.query_one(RecentLookups)
         assert recent.disabled
         assert "No recent lookups" in str(recent.query_one("SelectCurrent #label").render())
+
+
+async def test_slash_starts_a_new_lookup_without_the_last_website(
+    make_app: Callable[..., CreditscopeApp],
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_company(pilot)
+        await look_up(pilot, "Northwind Labs Ltd", "northwind-labs.co.uk")
+        table(app).focus()
+        await pilot.press("slash", *"Contoso", "enter")
+        await settle(pilot)
+        website = app.screen.query_one("#website", Input)
+        assert website.value == ""  # Contoso was not looked up with Northwind's website
+        assert records(app)[-1].params == {"name": "Contoso"}
+        website.focus()
+        await pilot.press("ctrl+z")  # the old website is one undo away
+        await settle(pilot)
+        assert website.value == "northwind-labs.co.uk"

@@ -26,7 +26,7 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.company import CompanyScreen
 from creditscope.tui.screens.events import EventsScreen
 from creditscope.tui.screens.restaurants.search_screen import RestaurantsScreen
-from creditscope.tui.tour.caption import TourCaption
+from creditscope.tui.tour.caption import TourCaption, TourState
 from creditscope.tui.tour.driver import TourDriver, TourOptions
 from creditscope.tui.tour.script import SCENES
 from explorer_factory import explorer_factory, in_process
@@ -82,6 +82,13 @@ async def held(pilot: Pilot[Any], tour: TourDriver) -> None:
     await settle(pilot)
 
 
+async def paused_tour(pilot: Pilot[Any]) -> TourDriver:
+    """The tour started paused, holding at the end of its first scene."""
+    tour = await start(pilot, paused=True)
+    await held(pilot, tour)
+    return tour
+
+
 def captions(app: CreditscopeApp) -> list[TourCaption]:
     return [caption for screen in app.screen_stack for caption in screen.query(TourCaption)]
 
@@ -99,10 +106,15 @@ async def test_the_tour_drives_every_area_with_real_keys_and_counts_every_credit
 ) -> None:
     app, sandbox = metered_app(tmp_path)
     async with app.run_test(size=(120, 36)) as pilot:
+        seen: set[str] = set()
+        app.screen_change_signal.subscribe(app, lambda screen: seen.add(type(screen).__name__))
         tour = await start(pilot, loop=False)
         await until(pilot, tour.stopped.is_set)
         await settle(pilot)
         assert tour.started == list(range(len(SCENES)))
+        # Beyond the areas: Try it (an endpoint), the provider form, Import request, Usage.
+        assert {"EndpointScreen", "ProviderRequestForm", "ImportRequestScreen",
+                "UsageScreen"} <= seen, seen
         assert tour.refusal is None
         records = app.client.ledger.session_records if app.client else []
         bought = {record.operation for record in records if record.credits_charged}
@@ -118,6 +130,37 @@ async def test_the_tour_drives_every_area_with_real_keys_and_counts_every_credit
         assert app.screen.query_one("#events-location", Input).value == "Lisbon, PT"
         # Played once: the captions are gone and the explorer is the visitor's.
         assert app.tour is None and captions(app) == []
+
+
+async def test_every_caption_fits_two_rows_at_80_columns_and_names_sandbox_credits(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        tour = await paused_tour(pilot)
+        [caption] = app.screen.query(TourCaption)
+        words = caption.query_one(".tour-text", Static)
+        for number, scene in enumerate(SCENES, 1):
+            text = scene.caption(app)
+            caption.show(TourState(scene.title, text, number, len(SCENES), paused=True))
+            await settle(pilot)
+            assert words.region.height <= 2, f"{scene.title}: {text}"
+        said = " ".join(scene.caption(app) for scene in SCENES)
+        assert "sandbox credits, not billed" in said and "it is free" not in said
+        tour.stop()
+
+
+async def test_at_80x24_the_feed_the_tour_walks_through_is_in_view(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        tour = await paused_tour(pilot)
+        await pilot.press("right")  # The feed
+        await held(pilot, tour)
+        feed = app.screen.query_one("#events-feed")
+        assert feed.region.height - 1 >= 3, feed.region  # rows under the header
+        tour.stop()
+        await settle(pilot)
+        assert app.screen.query_one("#events-hint").display  # the area's own again
 
 
 async def test_it_loops_and_the_second_pass_is_free_from_the_cache(tmp_path: Path) -> None:
@@ -238,8 +281,7 @@ async def test_arrows_step_between_scenes_and_a_paused_step_holds_at_its_end(
 ) -> None:
     app = make_app()
     async with app.run_test(size=(120, 36)) as pilot:
-        tour = await start(pilot, paused=True)
-        await held(pilot, tour)
+        tour = await paused_tour(pilot)
         assert tour.started == [0] and f"Paused 1/{len(SCENES)} · Events" in caption_text(app)
         for _ in range(2):
             await pilot.press("right")
@@ -286,7 +328,7 @@ async def test_the_first_screen_offers_the_tour_and_a_priced_sample_search(
         await settle(pilot)
         offer = empty_text(app)
         assert "F2" in offer and "guided tour" in offer
-        assert "Enter to search Lisbon (3 cr live, free on the sandbox)" in offer
+        assert "Enter to search Lisbon (3 cr live; sandbox credits, not billed)" in offer
         box = app.screen.query_one("#events-location", Input)
         assert box.has_focus and box.value == ""
         await pilot.press("enter")
@@ -334,8 +376,7 @@ def paused_at(scene: int) -> Callable[[Pilot[Any]], Any]:
     """A ``run_before``: the tour, paused, stepped to ``scene`` and holding at its end."""
 
     async def run_before(pilot: Pilot[Any]) -> None:
-        tour = await start(pilot, paused=True)
-        await held(pilot, tour)
+        tour = await paused_tour(pilot)
         for _ in range(scene):
             await pilot.press("right")
             await held(pilot, tour)

@@ -58,7 +58,7 @@ async def test_re_check_is_priced_in_the_footer_and_the_help(make_app: MakeApp) 
         await pilot.press("f1")
         await settle(pilot)
         assert isinstance(app.screen, HelpScreen)
-        rows = {keys: description for keys, description, _ in app.screen.local_rows}
+        rows = dict(app.screen.sections[0].rows)
         assert rows["^r"] == "Re-check · 10 cr"
 
 
@@ -120,6 +120,31 @@ async def test_the_event_column_uses_a_wide_terminal(make_app: MakeApp) -> None:
         assert wide >= normal + 20
         assert feed.highlighted_number == 5  # the reader's place is kept
         assert len(feed.events) == feed.row_count
+
+
+async def test_the_location_placeholder_is_never_cut(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        box = app.screen.query_one("#events-location", Input)
+        assert len(box.placeholder) < box.content_region.width, box.placeholder
+        await pilot.resize_terminal(*SIZES["200x55"])
+        await settle(pilot)
+        assert "38.72, -9.14" in box.placeholder  # the examples, where they fit
+
+
+async def test_at_80x24_the_feed_leaves_out_the_columns_it_would_cut(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await events(pilot)
+        feed = app.screen.query_one("#events-feed")
+        shown = [key.value for key in feed.columns]
+        assert shown == ["number", "date", "name", "price", "status"]  # no "V" of Venue
+        assert feed.virtual_size.width <= feed.size.width  # nothing hides off to the right
+        await pilot.resize_terminal(*SIZES["120x36"])
+        await settle(pilot)
+        assert "venue" in [key.value for key in feed.columns]
+        assert feed.virtual_size.width <= feed.size.width
 
 
 async def test_catalog_descriptions_fill_a_wide_terminal_and_move_below_on_a_narrow_one(

@@ -95,6 +95,19 @@ async def test_search_without_cuisine_lists_restaurants_with_total_and_price(
         assert spent(app) == 2
 
 
+async def test_refresh_is_offered_once_a_search_has_answered(make_app: MakeApp) -> None:
+    app = make_app(initial_mode="restaurants")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        assert "ctrl+r" not in app.screen.active_bindings  # nothing to fetch again yet
+        app.screen.set_focus(None)
+        await pilot.press("ctrl+r")
+        await settle(pilot)
+        assert spent(app) == 0
+        await search(pilot)
+        assert app.screen.active_bindings["ctrl+r"].binding.id == "restaurants.refresh"
+
+
 async def test_search_with_cuisine_only_lists_that_cuisine(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:

@@ -74,6 +74,8 @@ GRAMMAR: tuple[KeyRule, ...] = (
           "map.zoom_in map.zoom_out map.reset map.pan_left map.pan_right map.pan_up"
           " map.pan_down"),
     _rule("Tab", "take the completion on show (else the next box)", "tab", "input.complete"),
+    _rule("^z ^y", "undo / redo in a text box", "ctrl+z super+z ctrl+y super+y",
+          "input.undo input.redo"),
     _rule("^r", "refresh, re-check, replay (priced: spends)", "ctrl+r",
           "events.refresh restaurants.refresh catalog.refresh company.recheck"
           " activity.replay"),

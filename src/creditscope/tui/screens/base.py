@@ -119,6 +119,10 @@ class AreaScreen(StyledOnMount):
         except (NoMatches, WrongType):
             return None
 
+    def binds_here(self, action: str) -> bool:
+        """False for a key of every area that this area never uses (help leaves it out)."""
+        return action != "other_place" or self.PLACE_BOX
+
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``Ctrl+O`` is offered only while the search box names a place with namesakes."""
         if action == "other_place":
@@ -189,7 +193,9 @@ class AreaScreen(StyledOnMount):
             listed = (next(iter(self.query(self.FILTERED_LIST)), None)
                       if self.FILTERED_LIST else None)
             if self.focused is self.main_field() and listed is not None and listed.display:
-                listed.focus()
+                # At once, not after the queued messages: a key typed right after Escape
+                # (a number key) must find the list focused, not the box it would type in.
+                focus_now(listed)
             else:
                 self.set_focus(None)
         elif len(self.app.screen_stack) > 1:

@@ -29,12 +29,17 @@ CELL_PADDING = 2  # DataTable's cell_padding (1) on each side
 EDGES = 2  # the table's scrollbar gutter and a cell of slack
 
 
+def short_widths(rows: list[Row]) -> list[int]:
+    """The short columns' widths, fitted to every row of the catalog: a filter that
+    leaves one row keeps them (the table measured them anew and cut "/res")."""
+    return [max([len(title), *(len(row[index]) for row in rows)])
+            for index, (title, _) in enumerate(SHORT_COLUMNS)]
+
+
 def description_width(table_width: int, rows: list[Row]) -> int | None:
     """The width left for the Description column after the short ones, or None when
     too little is left (the highlighted endpoint's detail line below shows it whole)."""
-    used = EDGES
-    for index, (title, _) in enumerate(SHORT_COLUMNS):
-        used += max([len(title), *(len(row[index]) for row in rows)]) + CELL_PADDING
+    used = EDGES + sum(width + CELL_PADDING for width in short_widths(rows))
     room = table_width - used - CELL_PADDING
     return room if room >= MIN_DESCRIPTION_WIDTH else None
 
@@ -121,8 +126,9 @@ class CatalogScreen(AreaScreen):
         table = self.query_one("#catalog-table", DataTable)
         width = description_width(table.size.width or self.size.width, self.rows)
         table.clear(columns=True)
-        for title, key in SHORT_COLUMNS:
-            table.add_column(title, key=key)
+        for (title, key), column_width in zip(SHORT_COLUMNS, short_widths(self.rows),
+                                              strict=True):
+            table.add_column(title, key=key, width=column_width)
         if width is not None:
             table.add_column("Description", key="description", width=width)
         for row in rows:

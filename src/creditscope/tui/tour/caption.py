@@ -45,6 +45,16 @@ class TourCaption(Vertical):
         super().__init__(**kwargs)
         self.state = state
 
+    def on_mount(self) -> None:
+        """The area knows a tour plays on it (``-touring``): on a short terminal it drops
+        its own hint, which the caption says better, so the feed keeps rows to show."""
+        self._area = self.screen
+        self._area.add_class("-touring")
+
+    def on_unmount(self) -> None:
+        """The area is its own again."""
+        self._area.remove_class("-touring")
+
     def compose(self) -> ComposeResult:
         """The heading line (title left, keys right) and the words."""
         with Horizontal(classes="tour-top"):

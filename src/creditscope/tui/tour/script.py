@@ -6,7 +6,8 @@ A scene can be played on its own (the arrows jump to it): one that needs somethi
 on screen first (a feed, an open restaurant) says so with :class:`Needs`, whose
 keys are typed at once, without the pauses, when that is not there yet. Every
 price in a caption is the client's (:mod:`creditscope.tui.prices`): what the step
-would cost on the live service; the tour itself runs on the sandbox, for free.
+would cost on the live service; the tour itself runs on the sandbox, whose credits the
+header counts as it would live ones, and which nobody is billed for.
 """
 
 from __future__ import annotations
@@ -184,56 +185,70 @@ def _activity_caption(host: ExplorerHost) -> str:
     records = host.client.ledger.session_records if host.client is not None else []
     spent = sum(record.credits_charged for record in records)
     calls = len(records)
-    return (f"Every call of this session: its price, cache state, headers and raw answer. "
-            f"So far {calls} call{'s' if calls != 1 else ''}, {credits_text(spent)} at live "
-            "prices; on the sandbox none of it is real money.")
+    return (f"Every call of this session: price, cache, headers, raw answer. So far {calls} "
+            f"call{'s' if calls != 1 else ''}, {credits_text(spent)}: {SANDBOX_CREDITS}.")
 
 
+def in_dialog(app: App[Any]) -> bool:
+    """A dialog (Import request, the provider form) is open over the area."""
+    from textual.screen import ModalScreen
+
+    return isinstance(app.screen, ModalScreen)
+
+
+def endpoint_open(app: App[Any]) -> bool:
+    """An endpoint of the catalog is on screen."""
+    from creditscope.tui.screens.endpoint import EndpointScreen
+
+    return isinstance(app.screen, EndpointScreen)
+
+
+# What the header's credits are on the sandbox: counted as live ones would be, never billed.
+SANDBOX_CREDITS = "sandbox credits, not billed"
+
+# Captions fit two rows of an 80-column terminal (tests/tui/test_demo_tour.py holds them).
 SCENES: tuple[Scene, ...] = (
     Scene(
         "Events",
-        lambda host: ("Type a city and press Enter: its events on the map and in the feed. "
-                      f"A search costs {live(host, 'ticketing/discovery')}; here, on the "
-                      "sandbox, it is free."),
+        lambda host: ("Type a city, press Enter: its events on the map and in the feed. "
+                      f"A search is {live(host, 'ticketing/discovery')}; here, "
+                      f"{SANDBOX_CREDITS}."),
         SEARCH_EVENTS,
     ),
     Scene(
         "The feed",
-        lambda host: ("↓ moves through the feed: the map and the event's details follow, "
-                      "free (it is fetched already). Ctrl+L loads the next page: "
-                      f"{live(host, 'ticketing/discovery')}."),
+        lambda host: ("↓ walks the feed; the map and the details follow, free. Ctrl+L "
+                      f"loads the next page: {live(host, 'ticketing/discovery')}."),
         (Needs(feed_shown, SEARCH_EVENTS), Bound("events.feed", "f"),
          Press(("down",) * 4, pace=1.0), Bound("events.more", "ctrl+l"), Settle(),
          Press(("down",) * 2, pace=1.0)),
     ),
     Scene(
         "Company lookup",
-        lambda host: ("A company's name and website give its page on the network: graded "
-                      "matches, and why each was graded so. A lookup costs "
-                      f"{live(host, 'professional_network/find_company')}."),
+        lambda host: ("A name and website give the company's page: graded matches, and "
+                      f"why. A lookup is {live(host, 'professional_network/find_company')}."),
         (Go("company"), Press(("slash",)), Settle(in_text_box), Type("Microsoft"),
          Press(("tab",), pace=0.4), Type("microsoft.com"), Press(("enter",)), Settle(),
          Press(("down", "down"), pace=1.5)),
     ),
     Scene(
         "Restaurants",
-        lambda host: ("Restaurants near Lisbon, nearest first. A search costs "
-                      f"{live(host, 'restaurants/search')}; the same search again is free, "
+        lambda host: (f"Restaurants near Lisbon, nearest first: "
+                      f"{live(host, 'restaurants/search')}. The same search again is free, "
                       "from the cache."),
         SEARCH_RESTAURANTS,
     ),
     Scene(
         "One restaurant",
-        lambda host: ("Enter opens the highlighted restaurant on its overview: "
-                      f"{live(host, 'restaurants/details')}. Each tab says its price "
-                      "before you open it."),
+        lambda host: ("Enter opens the highlighted restaurant: "
+                      f"{live(host, 'restaurants/details')}. Each tab says its price before "
+                      "you open it."),
         OPEN_RESTAURANT,
     ),
     Scene(
         "The menu",
         lambda host: ("M opens the Menu tab. Letters never spend: a tab not fetched yet "
-                      "offers its priced button, and Enter buys it: "
-                      f"{live(host, 'restaurants/menu')}. Reopening it is free."),
+                      f"offers a priced button; Enter buys it: {live(host, 'restaurants/menu')}."),
         _tab("menu", "restaurants.menu", "m"),
     ),
     Scene(
@@ -249,15 +264,39 @@ SCENES: tuple[Scene, ...] = (
         (Go("catalog"), Settle(), Press(("down",) * 3, pace=1.0)),
     ),
     Scene(
+        "Try it",
+        lambda host: ("Enter shows an endpoint's parameters and an example; T (Try it) fills "
+                      "its form, unsent. Here: asking for a new site, free."),
+        (Go("catalog"), Press(("slash",)), Settle(in_text_box), Type("provider-requests"),
+         Press(("escape", "enter")), Settle(endpoint_open), Bound("endpoint.try", "t"),
+         Settle(in_dialog), Type("Trailforks"), Press(("tab",), pace=0.4),
+         Type("https://www.trailforks.com")),
+    ),
+    Scene(
+        "Import request",
+        lambda host: ("I imports what a customer sent (curl, URL, JSON, HAR file): it opens "
+                      "in its area, filled in and priced, unsent."),
+        # The catalog's filter, left at "provider-requests" by Try it, is emptied first.
+        (Go("catalog"), Press(("slash", "ctrl+u", "escape"), pace=0.3),
+         Bound("screen.import_request", "i"), Settle(in_dialog),
+         Type("curl '/restaurants/search?location=Porto'", pace=0.05)),
+    ),
+    Scene(
         "Activity",
         _activity_caption,
         (Go("activity"), Settle(), Press(("down",) * 3, pace=1.5)),
         dwell=6.0,
     ),
     Scene(
+        "Usage",
+        lambda host: (f"Credits per endpoint, this session and before ({SANDBOX_CREDITS}). "
+                      "D switches per hour / per day."),
+        (Go("usage"), Settle(), Bound("usage.toggle_period", "d", pace=2.0)),
+    ),
+    Scene(
         "Your turn",
-        lambda host: ("That was the tour. Press any key to take over: it is all the "
-                      "sandbox, so nothing costs real credits. F2 plays the tour again."),
+        lambda host: ("That was the tour. Press any key to take over: all of it spends "
+                      f"{SANDBOX_CREDITS}. F2 plays the tour again."),
         (),
         dwell=6.0,
     ),

@@ -87,6 +87,7 @@ class EventMap(MapMouse, can_focus=True):
 
     COMPONENT_CLASSES: ClassVar[set[str]] = set(KIND_CLASSES)
 
+    BINDING_GROUP_TITLE = "the map"  # help says where its keys work
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("plus,equals_sign", "zoom_in", "Zoom in", id="map.zoom_in"),
         Binding("minus", "zoom_out", "Zoom out", id="map.zoom_out"),

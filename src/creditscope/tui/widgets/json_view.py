@@ -45,6 +45,7 @@ def shown_part(document: str) -> str:
 class JsonView(Vertical, can_focus=True):
     """A scrollable JSON document; ``/`` opens a search box, ``n``/``N`` move between matches."""
 
+    BINDING_GROUP_TITLE = "a JSON pane"  # help says where its keys work
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("slash", "search", "Search JSON", id="json.search"),
         Binding("n", "next_match", "Next match", id="json.next"),

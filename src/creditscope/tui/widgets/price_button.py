@@ -26,6 +26,7 @@ class PriceButton(Button):
     """A button labelled with the price of its request, kept current as params change."""
 
     # Shown in the footer with the button's price while it has the cursor: "⏎ Press · N cr".
+    BINDING_GROUP_TITLE = "a priced button"  # help says where its keys work
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "press", "Press", id="price_button.press"),
     ]

@@ -30,6 +30,7 @@ from textual.widget import Widget
 from textual.widgets import Input
 
 from creditscope.outside_text import BIDI_CONTROLS
+from creditscope.tui.widgets.edit_history import BoxState, EditHistory
 
 
 def focus_now(widget: Widget) -> None:
@@ -80,16 +81,24 @@ class TextInput(Input):
         **kwargs: Passed to ``Input`` unchanged.
     """
 
+    BINDING_GROUP_TITLE = "a text box"  # help says where its keys work
     BINDINGS: ClassVar[list[BindingType]] = [
         # Offered only where a suggester could complete the text (check_action); else Tab
         # moves on, as everywhere.
         Binding("tab", "complete", "Complete", show=False, id="input.complete"),
+        # The keys TextArea uses, so every box undoes the same way.
+        Binding("ctrl+z,super+z", "undo", "Undo", show=False, id="input.undo"),
+        Binding("ctrl+y,super+y", "redo", "Redo", show=False, id="input.redo"),
     ]
 
     def __init__(
         self, value: str | None = None, *, accept_suggestion_on_submit: bool = False,
         **kwargs: Any,
     ) -> None:
+        # Before Input's own __init__, whose setting of the value already runs watchers.
+        self.history = EditHistory()
+        self._cursor_before_edit: int | None = None  # set by replace, for the undo step
+        self._restoring = False
         super().__init__(value, **kwargs)  # cleaned by validate_value
         self.accept_suggestion_on_submit = accept_suggestion_on_submit
         # The suggester's answer for the text as it is, kept as Input keeps its own
@@ -108,7 +117,11 @@ class TextInput(Input):
             # timing-dependent in snapshots; the box itself shows what was kept.)
             self.restricted()
         # Cleaning first keeps the cursor right after what was actually inserted.
-        super().replace(cleaned, start, end)
+        self._cursor_before_edit = self.cursor_position
+        try:
+            super().replace(cleaned, start, end)
+        finally:
+            self._cursor_before_edit = None
 
     async def _on_key(self, event: events.Key) -> None:
         """``?`` in an empty box opens help (no search starts with it: a newcomer's first
@@ -132,9 +145,34 @@ class TextInput(Input):
         event.stop()
         open_import(event.text)
 
-    def watch_value(self, _value: str) -> None:
-        """Any change makes the last suggestion stale (a new one is on its way)."""
+    def watch_value(self, old: str, new: str) -> None:
+        """Any change makes the last suggestion stale (a new one is on its way), and is a
+        step that Ctrl+Z undoes."""
         self._offered = ""
+        if not self._restoring and self.is_mounted:
+            # A keystroke or paste knows its cursor; a value set by the screen ends there.
+            cursor = self._cursor_before_edit
+            self.history.record(BoxState(old, len(old) if cursor is None else cursor), new)
+
+    def action_undo(self) -> None:
+        """Ctrl+Z: the text as it was before the last edit (a typed word, a paste, a
+        clear, a letter that replaced a selection)."""
+        self._restore(self.history.undo(BoxState(self.value, self.cursor_position)))
+
+    def action_redo(self) -> None:
+        """Ctrl+Y: the edit the last Ctrl+Z took back."""
+        self._restore(self.history.redo(BoxState(self.value, self.cursor_position)))
+
+    def _restore(self, state: BoxState | None) -> None:
+        if state is None:
+            self.app.bell()
+            return
+        self._restoring = True
+        try:
+            self.value = state.value
+        finally:
+            self._restoring = False
+        self.cursor_position = min(state.cursor, len(state.value))
 
     def on_suggestion_ready(self, event: SuggestionReady) -> None:
         """Keep the suggester's answer when it is for the text as it is now."""
@@ -144,6 +182,10 @@ class TextInput(Input):
     def on_focus(self) -> None:
         """Input hides its suggestion on focus; so do we."""
         self._offered = ""
+
+    def on_blur(self) -> None:
+        """What is typed after coming back is an undo step of its own."""
+        self.history.end_word()
 
     def select_all(self) -> None:
         """Select all of the text (which hides the suggestion, as in Input)."""

@@ -26,6 +26,7 @@ _WEBSITE_STYLES = {"yes": "bold green", "no": "red", "not checked": "bright_blac
 class MatchTable(FocusWhenDrawn, CellsKeyedByContent):
     """One row per match: rank, badge, website match, similarity, name, why, URL, search hit."""
 
+    BINDING_GROUP_TITLE = "the matches"  # help says where its keys work
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Show page", show=False, id="company.show_match"),
     ]

@@ -113,6 +113,14 @@ class CompanyScreen(AreaScreen):
 
     # --- the form -------------------------------------------------------------
 
+    def action_focus_main(self) -> None:
+        """``/`` (New lookup): both boxes emptied, the cursor in the name. A new name must
+        not go out with the last lookup's website (10 cr for a lookup nobody typed);
+        Ctrl+Z in a box brings its text back."""
+        for box in self.query("#name, #website").results(Input):
+            box.value = ""
+        super().action_focus_main()
+
     @property
     def form_params(self) -> dict[str, Any]:
         """The request the form currently describes."""

@@ -44,19 +44,29 @@ COLUMNS: tuple[tuple[str, str, int, bool], ...] = (
 # The Event and Venue columns take what a wide terminal has beyond those widths.
 WIDENED_SHARES = {"name": 2, "venue": 1}
 CELL_PADDING = 2  # DataTable's cell_padding (1) on each side
+ALWAYS_SHOWN = 5  # number, date, event, price, status: a narrow table scrolls for these
 EDGES = 2  # the scrollbar gutter and a cell of slack
 SORT_KEYS: dict[str, Callable[[Event], Any]] = {"date": date_sort_key, "price": price_sort_key}
 
 
 def column_widths(table_width: int) -> dict[str, int]:
-    """Each column's width: the listed ones, the Event and Venue columns widened to use
-    a terminal wider than they need (never narrowed: a small one scrolls sideways)."""
-    widths = {key: width for key, _, width, _ in COLUMNS}
-    spare = table_width - EDGES - sum(width + CELL_PADDING for width in widths.values())
+    """Each shown column's width: the listed ones, the Event and Venue columns widened to
+    use a terminal wider than they need. On a narrow one the columns after the status
+    that do not fit whole are left out (the detail panel names the venue and city), rather
+    than one cut at the edge ("V" for Venue at 80 columns). ``0``: not laid out yet, all."""
+    widths: dict[str, int] = {}
+    used = EDGES
+    for index, (key, _, width, _) in enumerate(COLUMNS):
+        if table_width and index >= ALWAYS_SHOWN and used + width + CELL_PADDING > table_width:
+            break
+        widths[key] = width
+        used += width + CELL_PADDING
+    spare = table_width - used
+    shares = sum(share for key, share in WIDENED_SHARES.items() if key in widths)
     if spare > 0:
-        shares = sum(WIDENED_SHARES.values())
         for key, share in WIDENED_SHARES.items():
-            widths[key] += spare * share // shares
+            if key in widths:
+                widths[key] += spare * share // shares
     return widths
 
 
@@ -69,6 +79,7 @@ def clip(text: str | None, width: int) -> str:
 class EventFeedTable(DataTable[Any]):
     """The feed's events, one numbered row each; ``s`` (or a header click) sorts."""
 
+    BINDING_GROUP_TITLE = "the feed"  # help says where its keys work
     BINDINGS: ClassVar[list[BindingType]] = [
         # Also a header click; listed in help, kept out of the crowded footer.
         Binding("s", "cycle_sort", "Sort (next column)", show=False, id="events.sort"),
@@ -116,7 +127,8 @@ class EventFeedTable(DataTable[Any]):
 
     def _add_columns(self) -> None:
         for key, heading, _, _ in COLUMNS:
-            self.add_column(heading, width=self.widths[key], key=key)
+            if key in self.widths:
+                self.add_column(heading, width=self.widths[key], key=key)
 
     # --- content ---------------------------------------------------------------
 
@@ -175,16 +187,17 @@ class EventFeedTable(DataTable[Any]):
             style=status_colour(event.status),
         )
         widths = self.widths
-        return (
-            Text(str(number), style="bold", justify="right"),
-            table_time(event),
-            clip(event.name, widths["name"]),
-            Text(clip(price_text(event.price), widths["price"]), justify="right"),
-            status,
-            clip(venue.name if venue else None, widths["venue"]),
-            clip(venue.city if venue else None, widths["city"]),
-            clip(event.tag, widths["tag"]),
-        )
+        cells = {
+            "number": Text(str(number), style="bold", justify="right"),
+            "date": table_time(event),
+            "name": clip(event.name, widths["name"]),
+            "price": Text(clip(price_text(event.price), widths["price"]), justify="right"),
+            "status": status,
+            "venue": clip(venue.name if venue else None, widths.get("venue", 0)),
+            "city": clip(venue.city if venue else None, widths.get("city", 0)),
+            "tag": clip(event.tag, widths.get("tag", 0)),
+        }
+        return tuple(cells[key] for key in widths)
 
     # --- sorting -----------------------------------------------------------------
 

@@ -22,6 +22,7 @@ INVALID_FIELDS = {
 def first_visit_offer(price: str | None) -> str:
     """The empty feed of a first visit on the sandbox: the guided tour, or a sample search
     at its live price (``price``: "N cr"; None while the client starts)."""
-    cost = f"{price} live, free on the sandbox" if price else "free on the sandbox"
+    # The header counts sandbox credits as it would live ones: "free" read as a contradiction.
+    cost = f"{price} live; sandbox credits, not billed" if price else "sandbox credits, not billed"
     return (f"New here? Press F2 for a guided tour, or Enter to search {SAMPLE_PLACE} "
             f"({cost}).\n{EMPTY_START}")

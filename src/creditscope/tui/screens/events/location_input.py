@@ -82,11 +82,20 @@ def parse_limit(text: str) -> int:
     return value
 
 
+# The placeholder with examples, and the words alone where the box is too narrow for
+# them (at 80 columns it read "City (e.g. Lisbon) or").
+PLACEHOLDERS = ("City (e.g. Lisbon) or lat, lng (e.g. 38.72, -9.14)", "City or lat, lng")
+
+
 class LocationInput(PlaceInput):
     """The location box: a place box (see PlaceInput) whose placeholder says it takes
-    coordinates too."""
+    coordinates too, as much of it as the box shows whole."""
 
     def __init__(self, value: str = "", **kwargs: Any) -> None:
-        super().__init__(
-            value, placeholder="City (e.g. Lisbon) or lat, lng (e.g. 38.72, -9.14)", **kwargs
-        )
+        super().__init__(value, placeholder=PLACEHOLDERS[0], **kwargs)
+
+    def on_resize(self) -> None:
+        """The longest placeholder that fits the box (the last one else)."""
+        room = self.content_region.width
+        self.placeholder = next((text for text in PLACEHOLDERS if len(text) < room),
+                                PLACEHOLDERS[-1])

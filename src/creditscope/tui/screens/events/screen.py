@@ -58,6 +58,7 @@ from creditscope.tui.screens.events.offers import (
 )
 from creditscope.tui.textual_patch import after_first_frame
 from creditscope.tui.widgets.price_button import PriceButton
+from creditscope.tui.widgets.text_input import TextInput
 
 if TYPE_CHECKING:
     # EventFeed: annotations only, so pydantic stays out of the first frame; the map,
@@ -106,7 +107,7 @@ class EventsScreen(AreaScreen):
         """Form, hint, map beside the detail panel, then the feed."""
         with Horizontal(id="events-form", classes="compact-form"):
             yield LocationInput(id="events-location")
-            yield Input(str(DEFAULT_LIMIT), id="events-limit", type="integer", max_length=2,
+            yield TextInput(str(DEFAULT_LIMIT), id="events-limit", type="integer", max_length=2,
                         tooltip="Events per page: 1 to 50")
             yield PriceButton("Search", operation=OPERATION, id="events-search", variant="primary")
             yield PriceButton("Refresh", operation=OPERATION, refresh=True, id="events-refresh",

@@ -65,6 +65,7 @@ def sort_results(
 class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
     """Restaurants from a search; the header or ``s`` changes the order, Enter opens one."""
 
+    BINDING_GROUP_TITLE = "the results"  # help says where its keys work
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("enter", "select_cursor", "Open", id="restaurants.open"),
         Binding("s", "cycle_sort", "Sort", id="restaurants.sort"),

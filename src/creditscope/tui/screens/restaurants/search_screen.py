@@ -159,6 +159,13 @@ class RestaurantsScreen(AreaScreen):
             f"{why} The service may still know it: searching costs {credits_text(price)}, "
             "even if it finds nothing.", price=price), decided)
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Refresh once a search has answered: before, there is nothing to fetch again
+        (it offered "Refresh · 2 cr" on an empty screen)."""
+        if action == "refresh":
+            return self._last is not None
+        return super().check_action(action, parameters)
+
     def action_refresh(self) -> None:
         """Search again past the cache (charged)."""
         self.run_search(refresh=True)
@@ -230,6 +237,7 @@ class RestaurantsScreen(AreaScreen):
             text += f"  · ⏎ opens [b]{markup_escaped(chosen.name)}[/b] · {opening.long}"
         self.query_one("#results-summary", Static).update(text)
         self._last = (data, params)
+        self.refresh_bindings()  # Refresh is offered from now on
 
     @on(DataTable.RowHighlighted, "#results-table")
     def _highlighted(self) -> None:
