@@ -62,6 +62,16 @@ def test_csv_header_is_every_column_of_every_row_in_order_first_met() -> None:
     assert first["venue.name"] == "" and second["venue.name"] == "Tasca"
 
 
+def test_a_venue_written_as_text_keeps_its_column_beside_a_nested_one() -> None:
+    """One row's venue is 'TBA', another's is an object: the export keeps both the
+    `venue` column with 'TBA' and the other row's `venue.city`."""
+    text = csv_text([{"name": "A", "venue": "TBA"}, {"name": "B", "venue": {"city": "Porto"}}])
+    assert text.splitlines()[0] == "name,venue,venue.city"
+    first, second = read_csv(text)
+    assert first["venue"] == "TBA" and first["venue.city"] == ""
+    assert second["venue"] == "" and second["venue.city"] == "Porto"
+
+
 def test_cells_say_true_false_and_write_objects_in_lists_as_json() -> None:
     assert cell_text(True) == "true" and cell_text(False) == "false"
     assert cell_text(None) == "" and cell_text([]) == ""
