@@ -160,10 +160,11 @@ async def test_catalog_prices_replace_the_spec_table(client: DataClient) -> None
     assert client.price_of("restaurants/menu") == 5
 
 
-def _catalog_pricing_search_at(credits: int) -> httpx.Response:
-    body = {"providers": [{"id": "restaurants", "name": "Restaurants", "endpoints": [
-        {"name": "search", "method": "GET", "path": "/restaurants/search", "credits": credits},
-    ]}], "totalEndpoints": 1}
+def _catalog_pricing_search_at(credits: int, *others: dict[str, object]) -> httpx.Response:
+    endpoints = [*others, {"name": "search", "method": "get", "path": "/restaurants/search",
+                           "credits": credits}]
+    body = {"providers": [{"id": "restaurants", "name": "Restaurants", "endpoints": endpoints}],
+            "totalEndpoints": len(endpoints)}
     return httpx.Response(200, json=body)
 
 
@@ -179,6 +180,19 @@ async def test_a_catalog_price_of_zero_is_honoured_as_free(
     assert client.plan("restaurants/search", {"location": "Lisbon"}).cost == 0
     answer = await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon"})
     assert answer.record.cache is CacheStatus.MISS
+
+
+async def test_catalog_endpoints_this_client_does_not_call_change_no_price(
+    client: DataClient, service: FakeService
+) -> None:
+    """A new endpoint, or another method on a known path, is listed before search: search
+    still takes the catalog's price (lower-case method and all), nothing else moves."""
+    service.script.append(_catalog_pricing_search_at(
+        7, {"name": "nearby", "method": "GET", "path": "/restaurants/nearby", "credits": 1},
+        {"name": "add", "method": "POST", "path": "/restaurants/menu", "credits": 99}))
+    await client.call(operations.CATALOG, {})
+    assert client.price_of("restaurants/search") == 7
+    assert client.price_of("restaurants/menu") == 5
 
 
 async def test_a_negative_catalog_price_is_ignored(
