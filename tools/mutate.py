@@ -16,6 +16,7 @@ mutants/; --report: only print the last run's results again, say after justifyin
 from __future__ import annotations
 
 import argparse
+import os
 import shutil
 import subprocess
 import sys
@@ -105,8 +106,11 @@ def mutmut(*args: str) -> str:
 
 
 def changed_lines(mutant: str) -> tuple[str, str]:
-    """(original, mutated) line of ``mutant``, from its diff."""
-    diff = mutmut("show", mutant)
+    """(original, mutated) line of ``mutant``, from its diff (what `mutmut show` prints;
+    asked in this process, since a `mutmut show` per survivor takes seconds)."""
+    from mutmut.mutation.diff_apply import find_mutant, get_diff_for_mutant
+
+    diff = get_diff_for_mutant(mutant, path=find_mutant(mutant).path)
     removed = [line[1:].strip() for line in diff.splitlines()
                if line.startswith("-") and not line.startswith("---")]
     added = [line[1:].strip() for line in diff.splitlines()
@@ -174,6 +178,7 @@ def main() -> int:
     parser.add_argument("--keep", action="store_true", help="resume the last run's mutants/")
     parser.add_argument("--report", action="store_true", help="print the last run's results")
     args = parser.parse_args()
+    os.chdir(ROOT)  # mutmut finds mutants/ and its settings from here
     if args.report:
         return report(results(), 0.0)
     if not args.keep:
