@@ -12,7 +12,7 @@ UV_PIN := $(shell grep -o '"uv==[^"]*"' pyproject.toml | tr -d '"')
 export UV_PROJECT_ENVIRONMENT := $(VENV)
 export UV_PYTHON_DOWNLOADS := never
 
-.PHONY: run test lint lock serve screenshots bench clean chaos
+.PHONY: run test lint lock serve screenshots bench clean chaos mutate
 
 # Only when there is no uv yet: afterwards uv.lock pins uv like everything else.
 $(UV):
@@ -68,4 +68,9 @@ screenshots: $(STAMP)
 	$(BIN)/python tools/make_screenshots.py
 
 clean:
-	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache .mypy_cache
+	rm -rf $(VENV) build dist src/*.egg-info .pytest_cache .ruff_cache .mypy_cache mutants
+
+# Mutation testing of the money, identity and export core (not part of `make test`):
+# a score per module and every surviving mutant (tools/mutate.py; time in the README).
+mutate: $(STAMP)
+	$(BIN)/python tools/mutate.py

@@ -6,6 +6,7 @@ import asyncio
 import time
 from collections.abc import Callable
 
+import httpx
 import pytest
 
 from client_fakes import FakeService
@@ -157,6 +158,50 @@ async def test_catalog_prices_replace_the_spec_table(client: DataClient) -> None
     await client.call(operations.CATALOG, {})
     assert client.price_of("restaurants/search") == 4
     assert client.price_of("restaurants/menu") == 5
+
+
+def _catalog_pricing_search_at(credits: int, *others: dict[str, object]) -> httpx.Response:
+    endpoints = [*others, {"name": "search", "method": "get", "path": "/restaurants/search",
+                           "credits": credits}]
+    body = {"providers": [{"id": "restaurants", "name": "Restaurants", "endpoints": endpoints}],
+            "totalEndpoints": len(endpoints)}
+    return httpx.Response(200, json=body)
+
+
+async def test_a_catalog_price_of_zero_is_honoured_as_free(
+    make_client: Callable[..., DataClient], service: FakeService
+) -> None:
+    """The service's catalog says search is free: the client stops charging the spec's 2 cr,
+    so a session with no budget left can still search."""
+    client = make_client(budget=0)
+    service.script.append(_catalog_pricing_search_at(0))
+    await client.call(operations.CATALOG, {})
+    assert client.price_of("restaurants/search") == 0
+    assert client.plan("restaurants/search", {"location": "Lisbon"}).cost == 0
+    answer = await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon"})
+    assert answer.record.cache is CacheStatus.MISS
+
+
+async def test_catalog_endpoints_this_client_does_not_call_change_no_price(
+    client: DataClient, service: FakeService
+) -> None:
+    """A new endpoint, or another method on a known path, is listed before search: search
+    still takes the catalog's price (lower-case method and all), nothing else moves."""
+    service.script.append(_catalog_pricing_search_at(
+        7, {"name": "nearby", "method": "GET", "path": "/restaurants/nearby", "credits": 1},
+        {"name": "add", "method": "POST", "path": "/restaurants/menu", "credits": 99}))
+    await client.call(operations.CATALOG, {})
+    assert client.price_of("restaurants/search") == 7
+    assert client.price_of("restaurants/menu") == 5
+
+
+async def test_a_negative_catalog_price_is_ignored(
+    client: DataClient, service: FakeService
+) -> None:
+    """A catalog entry below zero is nonsense: the spec's price stays."""
+    service.script.append(_catalog_pricing_search_at(-1))
+    await client.call(operations.CATALOG, {})
+    assert client.price_of("restaurants/search") == 2
 
 
 async def test_recent_lists_cached_lookups_newest_first(client: DataClient) -> None:

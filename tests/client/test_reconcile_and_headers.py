@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import math
+import re
 from pathlib import Path
 from typing import Any
 
@@ -67,7 +68,12 @@ async def test_a_lost_answer_charged_again_on_retry_is_settled_as_its_calls_char
                and not r.method]
     assert [r.credits_charged for r in settled] == [2]
     assert settled[0].revealed_by is not None and SEARCH in settled[0].revealed_by
-    assert "answer was lost" in (settled[0].note or "")
+    assert re.fullmatch(
+        r"Charged for an attempt at \d\d:\d\d:\d\d UTC whose answer was lost after the"
+        r" request left \(a timeout or a dropped connection\): the service's balance shows it"
+        r" was charged\.", settled[0].note or "")
+    assert (settled[0].url, settled[0].params, settled[0].remaining) == ("", {}, None)
+    assert settled[0].account == result.record.account
     totals = client.ledger.session_totals()
     assert totals.spent == sandbox.fall == 6 and totals.unexplained == 0
     assert totals.possibly_charged == 0
@@ -82,7 +88,15 @@ async def test_a_fall_no_call_explains_becomes_unexplained(sandbox: Sandbox) -> 
     unexplained = [r for r in client.ledger.session_records if r.operation == UNEXPLAINED]
     assert [r.credits_charged for r in unexplained] == [2]
     assert unexplained[0].revealed_by is not None and SEARCH in unexplained[0].revealed_by
-    assert "Calls in between" in (unexplained[0].note or "")
+    assert re.fullmatch(
+        r"The service's balance fell 2 cr more than the calls recorded since \d\d:\d\d:\d\d"
+        r" UTC explain\. Calls in between: restaurants/search\. Likely a charge whose answer"
+        r" was lost \(a timeout\), or the same key used by another machine\.",
+        unexplained[0].note or "")
+    assert (unexplained[0].method, unexplained[0].url, unexplained[0].params) == ("", "", {})
+    assert unexplained[0].remaining is None and unexplained[0].cache == "none"
+    assert unexplained[0].account is not None
+    assert unexplained[0].account == client.ledger.session_records[-1].account
     totals = client.ledger.session_totals()
     assert totals.spent == sandbox.fall == 6 and totals.unexplained == 2
     await client.aclose()

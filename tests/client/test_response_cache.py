@@ -135,3 +135,15 @@ def test_an_earlier_formats_pickles_beside_it_are_never_loaded(tmp_path: Path) -
     assert len(cache.entries()) == 1
     cache.close()
     assert not marker.exists()
+
+
+def test_the_cache_key_is_stable_across_versions_and_argument_order() -> None:
+    """Keys are how answers cached by an earlier run are found again: the same request,
+    its parameters in any order and the base URL with or without its slash, is one key,
+    spelled as earlier versions spelled it (a new spelling would re-buy every answer)."""
+    key = cache_key("https://api.example.test/", "get", "/restaurants/search",
+                    {"location": "Lisbon", "limit": 10})
+    assert key == ('https://api.example.test GET /restaurants/search'
+                   ' {"limit":10,"location":"Lisbon"}')
+    assert key == cache_key("https://api.example.test", "GET", "/restaurants/search",
+                            {"limit": 10, "location": "Lisbon"})

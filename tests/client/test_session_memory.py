@@ -3,8 +3,10 @@ A long explorer session keeps one text per answer, however often it is revisited
 
 from __future__ import annotations
 
+import pytest
+
 from creditscope.client.records import CacheStatus, CallRecord
-from creditscope.client.session import SpendSession
+from creditscope.client.session import BudgetRefused, SpendSession
 
 
 def record(number: int) -> CallRecord:
@@ -56,3 +58,48 @@ def test_a_bounded_session_keeps_no_texts_of_its_own() -> None:
     for number in range(100):
         session.add(answered(number, f'{{"n": {number}}}'))
     assert session._bodies == {}
+
+
+def test_a_bounded_session_trims_to_the_newest_once_it_holds_twice_the_bound() -> None:
+    session = SpendSession(keep_records=2)
+    sizes = []
+    for number in range(5):
+        session.add(record(number))
+        sizes.append(len(session.records))
+    assert sizes == [1, 2, 3, 4, 2]
+    assert [r.params["location"] for r in session.records] == ["place 3", "place 4"]
+
+
+def test_failed_calls_are_counted_as_errors_and_a_snapshot_stays_as_taken() -> None:
+    session = SpendSession()
+    session.add(record(1))
+    failed = record(2)
+    failed.status, failed.credits_charged = 500, 0
+    session.add(failed)
+    snapshot = session.totals_now()
+    assert (snapshot.calls, snapshot.errors) == (2, 1)
+    session.add(record(3))
+    assert snapshot.by_operation["restaurants/search"].calls == 2  # the copy does not move
+    assert session.totals_now().by_operation["restaurants/search"].calls == 3
+
+
+def test_the_latest_balance_reported_is_kept_when_a_call_reports_none() -> None:
+    session = SpendSession()
+    assert session.remaining is None
+    reported = record(1)
+    reported.remaining = 9_998
+    session.add(reported)
+    session.add(record(2))  # a cache hit: no balance in it
+    assert session.remaining == 9_998
+
+
+def test_a_free_call_is_never_refused_and_a_paid_one_is_refused_with_its_figures() -> None:
+    session = SpendSession()
+    session.reserve(5, 3, over_budget_ok=True)  # the user confirmed going past 3
+    session.reserve(0, 3, over_budget_ok=False)  # a free call still goes
+    with pytest.raises(BudgetRefused) as refused:
+        session.reserve(1, 3, over_budget_ok=False)
+    assert (refused.value.price, refused.value.committed, refused.value.budget,
+            refused.value.uncertain) == (1, 5, 3, 0)
+    session.hold_uncertain(0)
+    assert session.held == 5 and session.uncertain == 0

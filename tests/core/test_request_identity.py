@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from creditscope import operations
-from creditscope.web_hosts import website_identity, website_problem
+from creditscope.web_hosts import website_host, website_identity, website_problem
 
 FIND = "professional_network/find_company"
 SEARCH = "restaurants/search"
@@ -69,6 +69,8 @@ def test_an_opaque_cursor_is_only_trimmed() -> None:
     ("co.uk", "is co.uk alone, a public suffix"),
     (".com", "not “.com”"),
     ("northwind.notatld", "ends in .notatld, which is not a top-level domain"),
+    ("shop.northwind.notatld", "ends in .notatld, which"),
+    ("example", "not “example”"),  # a reserved top-level domain alone
     ("192.168.0.1", "not “192.168.0.1”"),
     ("localhost", "not “localhost”"),
 ])
@@ -90,6 +92,32 @@ def test_www_is_dropped_only_where_a_site_remains() -> None:
     assert website_identity("www.com") == "www.com"  # "com" alone would be no site
     assert website_identity("shop.acme.com") == "shop.acme.com"
     assert website_identity("Bücher.de") == "xn--bcher-kva.de"
+
+
+def test_a_host_is_compared_lower_case_and_in_punycode() -> None:
+    """What the service compares: an IDN as Punycode, label by label (IDNA where it
+    applies, bare Punycode where IDNA refuses, as for an emoji)."""
+    assert website_host("HTTPS://Café.Example:8443/menu") == "xn--caf-dma.example"
+    assert website_host("shop.☕.example.") == "shop.xn--53h.example"
+    assert website_host("https://") == "" and website_host("http://[") == ""
+
+
+def test_a_refused_value_is_quoted_up_to_forty_characters() -> None:
+    forty = "n/a " + "x" * 36
+    assert f"not “{forty}”" in (website_problem(forty) or "")
+    longer = forty + "y"
+    assert f"not “{longer[:39]}…”" in (website_problem(longer) or "")
+
+
+def test_the_longest_host_allowed_is_253_characters() -> None:
+    longest = "a" * 63 + "." + "b" * 63 + "." + "c" * 63 + "." + "d" * 57 + ".com"
+    assert len(longest) == 253 and website_problem(longest) is None
+    assert website_problem("d" + longest) is not None
+
+
+def test_a_trailing_comma_or_suffix_does_not_make_another_company() -> None:
+    assert same(FIND, {"name": "Acme,"}, {"name": "acme"})
+    assert same(FIND, {"name": "Acme, Inc."}, {"name": "ACME"})
 
 
 FOLDED = (FIND, SEARCH, "ticketing/discovery")

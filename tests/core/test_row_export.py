@@ -62,11 +62,40 @@ def test_csv_header_is_every_column_of_every_row_in_order_first_met() -> None:
     assert first["venue.name"] == "" and second["venue.name"] == "Tasca"
 
 
+def test_a_venue_written_as_text_keeps_its_column_beside_a_nested_one() -> None:
+    """One row's venue is 'TBA', another's is an object: the export keeps both the
+    `venue` column with 'TBA' and the other row's `venue.city`."""
+    text = csv_text([{"name": "A", "venue": "TBA"}, {"name": "B", "venue": {"city": "Porto"}}])
+    assert text.splitlines()[0] == "name,venue,venue.city"
+    first, second = read_csv(text)
+    assert first["venue"] == "TBA" and first["venue.city"] == ""
+    assert second["venue"] == "" and second["venue.city"] == "Porto"
+
+
+def header_of(rows: list[dict[str, object]]) -> str:
+    return csv_text(rows).splitlines()[0]
+
+
+def test_a_field_met_later_joins_its_objects_columns() -> None:
+    """Columns of one object stay together, the closest enclosing object first; a column
+    that is no object's field, met later, goes at the end."""
+    assert header_of([{"a": {"b": {"x": 1}, "y": 2}}, {"a": {"b": {"c": 3}}}]) == \
+        "a.b.x,a.b.c,a.y"
+    assert header_of([{"a": {"x": 1}, "z": 0}, {"a": {"b": {"c": 2}}}]) == "a.x,a.b.c,z"
+    assert header_of([{"venue": {"city": "Porto"}, "name": "B"}, {"venue": "TBA"}]) == \
+        "venue.city,name,venue"
+
+
+def test_json_files_are_indented_by_two_and_keep_letters() -> None:
+    assert rows_json([{"city": "Zürich"}]) == '[\n  {\n    "city": "Zürich"\n  }\n]\n'
+
+
 def test_cells_say_true_false_and_write_objects_in_lists_as_json() -> None:
     assert cell_text(True) == "true" and cell_text(False) == "false"
     assert cell_text(None) == "" and cell_text([]) == ""
     assert cell_text([1, 2.5, None]) == "1; 2.5; "
     assert cell_text([{"a": 1}, "b"]) == '{"a":1}; b'
+    assert cell_text([{"city": "Zürich", "n": 2}]) == '{"city":"Zürich","n":2}'
     assert flatten({"a": {"b": {"c": 1}}, "d": {}}) == {"a.b.c": 1, "d": None}
 
 

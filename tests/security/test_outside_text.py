@@ -36,8 +36,8 @@ from creditscope.client.usage import Bucket, Usage
 from creditscope.client.validation import validate
 from creditscope.commands import call as call_command
 from creditscope.commands.credits_usage import usage_csv
-from creditscope.link_safety import link_refusal
-from creditscope.outside_text import hidden, json_text, shown
+from creditscope.link_safety import link_refusal, openable
+from creditscope.outside_text import hidden, json_text, shown, shown_lines
 from creditscope.row_export import csv_text
 from creditscope.sandbox import SANDBOX_BASE_URL
 from creditscope.spreadsheet_cells import original_cell, safe_cell
@@ -66,6 +66,28 @@ def test_a_web_link_with_a_host_is_opened(url: str) -> None:
     assert link_refusal(url) is None
 
 
+@pytest.mark.parametrize(("url", "reason"), [
+    ("", "there is no link"),
+    ("--renderer-cmd-prefix=/bin/sh",
+     "it begins with '-', which a browser would read as an option"),
+    ("https://example.com/a b", "it holds spaces or invisible characters"),
+    ("https://exa\u200bmple.com", "it holds spaces or invisible characters"),
+    ("http://[", "it is not a well-formed URL"),
+    ("javascript:alert(1)", "it is a javascript: link; only http and https links are opened"),
+    ("www.example.com/page", "it is not a full web address; only http and https links are opened"),
+    ("https:///path", "it names no host"),
+])
+def test_a_refused_link_says_why_in_words(url: str, reason: str) -> None:
+    """The page row shows this sentence where the link would be."""
+    assert link_refusal(url) == reason
+    assert not openable(url)
+
+
+def test_a_scheme_in_capitals_is_still_a_web_link() -> None:
+    assert link_refusal("HTTPS://Example.com/Events") is None
+    assert openable("HTTPS://Example.com/Events")
+
+
 # --- drawing and printing -------------------------------------------------------------
 
 
@@ -81,6 +103,26 @@ def test_shown_writes_escapes_as_a_reader_knows_them() -> None:
     assert shown(OSC0_TITLE) == "\\x1b]0;pwned\\x07"
     assert shown("a\u202eb\u200bc\x9b") == "a\\u202eb\\u200bc\\x9b"
     assert shown("Zürich · 東京 🍣") == "Zürich · 東京 🍣"  # letters and emoji stay
+
+
+def test_hidden_characters_beyond_the_first_plane_are_written_whole() -> None:
+    """A language tag (U+E0001) is invisible: printed as its full code, and in JSON as the
+    surrogate pair a parser reads back as that one character."""
+    tag = "\U000e0001"
+    assert shown(f"Tasca{tag}") == "Tasca\\U000e0001"
+    assert shown("\ufff9") == "\\ufff9"  # the last plane-0 width: four digits
+    assert json_text({"name": f"Tasca{tag}"}) == '{"name": "Tasca\\udb40\\udc01"}'
+    assert json.loads(json_text(f"Tasca{tag}")) == f"Tasca{tag}"
+
+
+def test_a_block_of_lines_keeps_its_breaks_and_shows_the_rest() -> None:
+    assert shown_lines("Rua\nAugusta\x1b[2J\r") == "Rua\nAugusta\\x1b[2J\\r"
+    assert shown("Rua\nAugusta") == "Rua\\nAugusta"  # one line: the break is shown
+
+
+def test_json_keeps_letters_as_written_and_the_callers_layout() -> None:
+    assert json_text({"city": "Zürich", "dish": "寿司"}) == '{"city": "Zürich", "dish": "寿司"}'
+    assert json_text(["Zürich"], indent=1) == '[\n "Zürich"\n]'
 
 
 @pytest.mark.parametrize("text", HOSTILE_TEXT)

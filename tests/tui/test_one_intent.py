@@ -25,6 +25,7 @@ from pilot_support import settle
 from .conftest import SIZE
 from .screen_text import footer_text, visible_text
 from .test_restaurants_screens import open_row, search, spent
+from .test_worker_failures import press_a_broken_key
 
 MakeApp = Callable[..., CreditscopeApp]
 AUTO_REPEAT = 0.03  # seconds between a held key's repeats
@@ -301,15 +302,7 @@ async def test_a_widget_that_raises_is_reported_and_the_session_goes_on(
     async with app.run_test(size=SIZE) as pilot:
         await search(pilot)
         kept = spent(app)
-
-        def broken(*_: object) -> None:
-            raise RuntimeError("a bug in a handler")
-
-        table = app.screen.query_one(RestaurantResults)
-        table.action_cycle_sort = broken  # type: ignore[method-assign]
-        table.focus()
-        await pilot.press("s")
-        await settle(pilot)
+        await press_a_broken_key(pilot)
         assert app.is_running
         assert "Something went wrong" in visible_text(app)
         assert spent(app) == kept

@@ -134,3 +134,74 @@ def test_a_press_for_the_same_request_typed_differently_joins_the_one_in_flight(
     assert guard.decide("compare", retyped, refresh=False) is Verdict.JOIN
     assert intent_of("restaurants/search", {"location": "Lisbon"}) != \
         intent_of("restaurants/search", {"location": "Porto"})
+
+
+class ZeroClock(Clock):
+    """Starts at 0, so a window's length is met exactly (no float rounding)."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+
+def test_a_press_exactly_a_repeat_window_later_is_a_new_press() -> None:
+    clock = ZeroClock()
+    guard = SpendGuard(clock)
+    assert guard.decide("feed", "page 2", refresh=False) is Verdict.SEND
+    clock.now = REPEAT_WINDOW
+    assert guard.decide("feed", "page 3", refresh=False) is Verdict.SEND
+
+
+def test_a_refresh_exactly_recent_window_after_the_answer_is_sent_at_once() -> None:
+    clock = ZeroClock()
+    guard = SpendGuard(clock)
+    guard.finished(SEARCH, answered=True)
+    clock.now = RECENT_WINDOW
+    assert guard.decide("events", SEARCH, refresh=True) is Verdict.SEND
+
+
+def test_the_offer_to_pay_again_stands_less_than_its_window() -> None:
+    """An offer made at 0 has lapsed at exactly CONFIRM_WINDOW, even if newer data landed
+    since: the press is a first one again and asks again."""
+    clock = ZeroClock()
+    guard = SpendGuard(clock)
+    guard.finished(SEARCH, answered=True)
+    assert guard.decide("events", SEARCH, refresh=True) is Verdict.CONFIRM
+    clock.now = CONFIRM_WINDOW - 2.0
+    guard.finished(SEARCH, answered=True)  # another place refreshed it meanwhile
+    clock.now = CONFIRM_WINDOW
+    assert guard.decide("events", SEARCH, refresh=True) is Verdict.CONFIRM
+
+
+def test_two_requests_of_one_intent_on_the_wire_are_joined_until_both_are_done() -> None:
+    clock = Clock()
+    guard = SpendGuard(clock)
+    assert not guard.in_flight(SEARCH)
+    guard.sent(SEARCH)
+    guard.sent(SEARCH)  # a refresh while the first was still out
+    guard.finished(SEARCH, answered=False)
+    assert guard.in_flight(SEARCH) and not guard.in_flight("menu x")
+    clock.now += REPEAT_WINDOW + 0.1
+    assert guard.decide("events", SEARCH, refresh=False) is Verdict.JOIN
+    guard.finished(SEARCH, answered=True)
+    assert not guard.in_flight(SEARCH)
+    clock.now += REPEAT_WINDOW + 0.1
+    assert guard.decide("events", SEARCH, refresh=False) is Verdict.SEND
+
+
+def test_the_age_of_an_answer_is_counted_from_when_it_landed() -> None:
+    """The "fetched N s ago: press again to pay" note reads this."""
+    clock = Clock()
+    guard = SpendGuard(clock)
+    assert guard.age(SEARCH) is None
+    guard.finished(SEARCH, answered=True)
+    clock.now += 3.5
+    assert guard.age(SEARCH) == 3.5 and guard.age("menu x") is None
+
+
+def test_an_operation_the_table_does_not_know_still_has_one_intent_per_request() -> None:
+    from datetime import date
+
+    first = intent_of("restaurants/nearby", {"b": 1, "a": date(2026, 1, 2)})
+    assert first == intent_of("restaurants/nearby", {"a": date(2026, 1, 2), "b": 1})
+    assert first != intent_of("restaurants/nearby", {"a": date(2026, 1, 3), "b": 1})
+    assert first != intent_of("restaurants/far", {"b": 1, "a": date(2026, 1, 2)})

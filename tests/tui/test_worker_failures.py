@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import stat
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -101,3 +102,40 @@ async def test_a_failing_app_worker_is_shown_too(make_app: MakeApp, notices: lis
         [error] = errors_in(notices)
         assert error.title == "Check the ledger failed"
         assert "/var/creditscope/ledger.db: Permission denied" in error.text
+
+
+@pytest.mark.widget_errors  # the widget's bug is the point
+async def test_a_widget_bug_leaves_a_0600_report_file_the_notice_names(
+    make_app: MakeApp, notices: list[Notice],
+) -> None:
+    """An action that raises: the notice names a report file in `<data dir>/reports/`,
+    which exists, is readable by its owner only, and holds the traceback but not the key."""
+    from .test_restaurants_screens import search
+
+    key = "sk_live_customer_NOT_IN_REPORTS_77"
+    app = make_app(api_key=key)
+    async with app.run_test(size=SIZE) as pilot:
+        await search(pilot)
+        await press_a_broken_key(pilot)
+        assert app.is_running
+    [notice] = [n for n in notices if "A report is in" in n.text]
+    reports = sorted((app.settings.data_dir / "reports").iterdir())
+    assert len(reports) == 1 and str(reports[0]) in notice.text
+    assert stat.S_IMODE(reports[0].stat().st_mode) == 0o600
+    text = reports[0].read_text()
+    assert "RuntimeError: a bug in a handler" in text and key not in text
+
+
+async def press_a_broken_key(pilot: Any) -> None:
+    """Sort the restaurant results (`s`) with its action replaced by one that raises: a
+    bug in a key's handler, as a user would meet it."""
+    from creditscope.tui.screens.restaurants.results_table import RestaurantResults
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("a bug in a handler")
+
+    table = pilot.app.screen.query_one(RestaurantResults)
+    table.action_cycle_sort = broken
+    table.focus()
+    await pilot.press("s")
+    await settle(pilot)

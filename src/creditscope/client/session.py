@@ -40,7 +40,7 @@ T = TypeVar("T")
 class BudgetRefused(Exception):
     """A reservation that would pass the budget; carries what the message needs."""
 
-    def __init__(self, price: int, committed: int, budget: int, uncertain: int = 0) -> None:
+    def __init__(self, price: int, committed: int, budget: int, uncertain: int) -> None:
         super().__init__(f"{price} over a budget of {budget} with {committed} committed")
         self.price = price
         self.committed = committed

@@ -58,7 +58,7 @@ def output_columns(source: BatchFile, operation: str) -> OutputColumns:
 
 def result_rows(
     source: Iterable[InputRow], client: DataClient, plan: BatchPlan, columns: OutputColumns,
-    *, not_run: str, dry_run: bool = False,
+    *, not_run: str, dry_run: bool,
 ) -> Iterator[dict[str, Any]]:
     """One output row per input row; ``not_run`` says why a request without outcome was
     not sent. In a dry run a valid row shows what it would cost instead."""
