@@ -59,30 +59,24 @@ def _call(*args: str) -> int:
     return CliRunner().invoke(main, ["call", *args, "--json"], catch_exceptions=False).exit_code
 
 
-def test_a_menu_charged_then_stalled_and_retried_costs_what_credits_says(
+def test_a_menu_charged_then_stalled_costs_one_price_said_possibly_charged_then_settled(
     stalls: dict[str, int], isolated_dirs: dict[str, Path],
 ) -> None:
+    """Issue 35: the timed-out GET is not re-sent (one price, not two), ``call`` says
+    "possibly charged 5 cr", and the next call's balance settles it as charged."""
     assert _call(SEARCH, "--location", "Lisbon") == 0  # one ordinary call
-    stalls["next"] = 1  # charged, stalled, timed out; the retry is charged and answers
-    assert _call(MENU, "--id", "rst_lisbon_pt_001") == 0
-    assert _fall(isolated_dirs["data"]) == 12
-    lifetime = _lifetime()
-    assert (lifetime["spent"], lifetime["unexplained"], lifetime["possibly_charged"]) \
-        == (12, 0, 0)
-
-
-def test_credits_shows_what_is_possibly_charged_until_the_next_call_settles_it(
-    stalls: dict[str, int], isolated_dirs: dict[str, Path],
-) -> None:
-    assert _call(SEARCH, "--location", "Lisbon") == 0
-    stalls["next"] = 3  # every attempt charged and stalled: the call fails
-    assert _call(MENU, "--id", "rst_lisbon_pt_001") == 4
-    lifetime = _lifetime()
-    assert (lifetime["spent"], lifetime["possibly_charged"]) == (2, 15)
+    stalls["next"] = 1  # charged, stalled, timed out
+    lost = CliRunner().invoke(main, ["call", MENU, "--id", "rst_lisbon_pt_001"],
+                              catch_exceptions=False)
+    assert lost.exit_code == 4
+    assert "possibly charged 5 cr" in lost.stderr
+    assert _fall(isolated_dirs["data"]) == 7  # one menu, charged once
+    assert _lifetime()["possibly_charged"] == 5
     text = CliRunner().invoke(main, ["credits"], catch_exceptions=False).output
-    assert "Possibly charged: 15 credits" in text
+    assert "Possibly charged 5 cr" in text
     stalls["next"] = 0
-    assert _call(SEARCH, "--location", "Porto") == 0  # its balance settles them
+    assert _call(SEARCH, "--location", "Porto") == 0  # its balance settles it
     lifetime = _lifetime()
     assert (lifetime["spent"], lifetime["unexplained"], lifetime["possibly_charged"]) \
-        == (19, 0, 0) == (_fall(isolated_dirs["data"]), 0, 0)
+        == (9, 0, 0) == (_fall(isolated_dirs["data"]), 0, 0)
+    assert lifetime["by_operation"][MENU]["spent"] == 5

@@ -179,8 +179,7 @@ class CallPipeline:
 
         reservation = self._reserve(op, price, confirm_over_budget)
         exchange = Exchange(op, clean, price, refresh, started, reservation,
-                            (idempotency_key or str(uuid.uuid4())) if op.is_post else None,
-                            confirm_over_budget)
+                            (idempotency_key or str(uuid.uuid4())) if op.is_post else None)
         # The exchange runs in its own task: whatever happens to this caller, the
         # answer is cached and the call recorded, and waiters still get it.
         task = asyncio.get_running_loop().create_task(self._exchange(exchange))
@@ -329,14 +328,13 @@ class CallPipeline:
         rec.request_headers = mask_headers(headers)
         session = self.ledger.session
 
-        def lost_attempt() -> bool:
+        def lost_attempt() -> None:
             # The answer was lost after the request left: it may have been charged. The
             # ledger keeps it as possibly charged until a later balance settles it.
             session.hold_uncertain(ex.price)
             self.ledger.hold_possible(self.account, op.name, ex.price)
-            return ex.confirmed or session.fits(self.budget)
 
-        flight = self.reconciler.started(self._abandon_after())
+        flight = self.reconciler.started(self._abandon_after(), op.name, ex.price)
         recorded: CallRecord | None = None
         try:
             try:
@@ -396,4 +394,3 @@ class Exchange:
     started: float
     reservation: Reservation
     idempotency_key: str | None
-    confirmed: bool
