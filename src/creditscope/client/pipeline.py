@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 import httpx
 from pydantic import BaseModel
 
-from creditscope import __version__, models, operations
+from creditscope import __version__, operations
 from creditscope.client.account_id import account_fingerprint
 from creditscope.client.answer_store import answer_key, configured_ttls, lifetime, stored_entry
 from creditscope.client.cache import CachedEntry, ResponseCache
@@ -41,7 +41,6 @@ from creditscope.client.responses import parse_success, query_params
 from creditscope.client.retry import RetryPolicy
 from creditscope.client.sending import Answer, send_with_retries
 from creditscope.client.session import BudgetRefused, Reservation
-from creditscope.client.usage import match_grade
 from creditscope.client.validation import operation_named
 from creditscope.client.validation import validate as validate_params
 
@@ -242,8 +241,7 @@ class CallPipeline:
         if entry is None or (entry.is_stale and not self.offline):
             return None
         data = parse_success(op, entry.body, entry.status, entry.headers.get("x-request-id"))
-        if isinstance(data, models.Catalog):
-            self.prices.update_from_catalog(data)
+        self._learn_prices(op, data)
         rec = self._served_free(
             op, clean, started, CacheStatus.STALE if entry.is_stale else CacheStatus.HIT,
             self.price_of(op.name), entry.status, entry.body, entry.headers,
@@ -357,7 +355,7 @@ class CallPipeline:
                 raise
             rec.fetched_at = datetime.now(UTC)
             self._store(op, ex.clean, answer)
-            rec.match_grade = match_grade(answer.data)
+            rec.match_grade = op.grade_of(answer.data)
             self.ledger.record(rec, ex.reservation)
             recorded = rec
         finally:
@@ -379,8 +377,13 @@ class CallPipeline:
                 operation=op.name, params=clean, body=answer.body, status=answer.status,
                 headers=dict(answer.headers), ttl=lifetime(self.ttls, op, answer.data),
             )
-        if isinstance(answer.data, models.Catalog):
-            self.prices.update_from_catalog(answer.data)
+        self._learn_prices(op, answer.data)
+
+    def _learn_prices(self, op: operations.Operation[Any], data: BaseModel) -> None:
+        """An answer that is the price list (the operation's row says) re-prices the table."""
+        catalog = op.prices_in(data)
+        if catalog is not None:
+            self.prices.update_from_catalog(catalog)
 
 
 @dataclass(frozen=True)
