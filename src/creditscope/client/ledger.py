@@ -273,6 +273,16 @@ class CreditLedger:
             ).fetchone()
         return None if row[0] is None else int(row[0])
 
+    def latest_balance_at(self, row_id: int, account: str) -> datetime | None:
+        """When the newest request after position ``row_id`` on ``account`` whose answer
+        reported a balance was sent (None: no such answer)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT MAX(at) FROM calls WHERE id > ? AND account = ?"
+                " AND remaining IS NOT NULL", (row_id, account),
+            ).fetchone()
+        return None if row[0] is None else datetime.fromisoformat(row[0])
+
     def spent_elsewhere_since(self, row_id: int, account: str | None = None) -> int:
         """Credits other sessions (another explorer, a ``creditscope call``) recorded in
         the file after row ``row_id``: spend from elsewhere, not an error."""

@@ -35,7 +35,9 @@ explained; otherwise it is released (not charged, or refunded). Only what is lef
 of the shortfall is unexplained. An in-flight row whose process died (or that
 outlived any exchange) stops holding its account's checks back and becomes a
 possible charge of its own. An attempt made before the account's first known
-balance cannot be told from the balance: it stays possibly charged, in sight.
+balance cannot be told from the balance: it stays possibly charged, in sight. A
+check waits, as for a call in flight, while the newest balance came from a request
+sent before an attempt possibly charged: that balance cannot tell it either way.
 
 One reconciler per ledger file, account and session (``for_ledger``), so a
 rebuilt client carries on from where the previous one was.
@@ -100,6 +102,8 @@ class Reconciler:
             with self.ledger.exclusive():
                 if self.ledger.others_in_flight(self.account):
                     return None  # their charges may be made but not recorded: wait
+                if self._balance_older_than_a_possible_charge():
+                    return None  # that charge cannot be told from this balance: wait
                 found = self._check(self._lowest, self._revealer)
             self._lowest = self._revealer = None
         self.ledger.session.settle_uncertain()
@@ -107,6 +111,19 @@ class Reconciler:
             self._released = False
             self.ledger.session.notify(None)
         return found
+
+    def _balance_older_than_a_possible_charge(self) -> bool:
+        """Whether an attempt possibly charged since the starting point is newer than the
+        newest balance: only an answer to a request sent after it shows it (an earlier
+        one's balance may or may not include it)."""
+        anchor = self._anchor or self.ledger.settled_point(self.account)
+        pending = [p.at for p in self.ledger.possible_charges(self.account)
+                   if anchor is None or p.at >= anchor[2]]
+        if not pending:
+            return False
+        newest = self.ledger.latest_balance_at(anchor[1] if anchor else self._burst_row,
+                                               self.account)
+        return newest is None or newest <= max(pending)
 
     def _check(self, lowest: int, revealer: CallRecord | None) -> CallRecord | None:
         """Compare, settle possible charges, record a shortfall, move the starting point
