@@ -5,6 +5,7 @@ Every credit the sandbox took shows in ``creditscope credits``."""
 
 from __future__ import annotations
 
+import csv
 import json
 import sqlite3
 from pathlib import Path
@@ -80,3 +81,29 @@ def test_a_menu_charged_then_stalled_costs_one_price_said_possibly_charged_then_
     assert (lifetime["spent"], lifetime["unexplained"], lifetime["possibly_charged"]) \
         == (9, 0, 0) == (_fall(isolated_dirs["data"]), 0, 0)
     assert lifetime["by_operation"][MENU]["spent"] == 5
+
+
+def test_a_batch_whose_answers_are_lost_says_possibly_charged_and_settles_it(
+    stalls: dict[str, int], isolated_dirs: dict[str, Path], tmp_path: Path,
+) -> None:
+    """Issue 35: every row charged and its answer lost: the summary and the ``--out``
+    column say what may have been charged (not "0 credits"), each row was sent once,
+    and the next balance settles it all as charged."""
+    assert _call(SEARCH, "--location", "Madrid") == 0  # the account's first balance
+    rows = tmp_path / "places.csv"
+    rows.write_text("location\nLisbon\nPorto\nParis\n", encoding="utf-8")
+    out = tmp_path / "out.csv"
+    stalls["next"] = 3
+    result = CliRunner().invoke(main, ["batch", SEARCH, str(rows), "--yes", "--out", str(out),
+                                       "--concurrency", "1"], catch_exceptions=False)
+    assert "0 credits spent · possibly charged 6 cr" in result.stderr
+    with out.open(encoding="utf-8-sig") as handle:
+        written = list(csv.DictReader(handle))
+    assert [(r["credits"], r["possibly_charged"]) for r in written] == [("0", "2")] * 3
+    assert _fall(isolated_dirs["data"]) == 2 + 6  # each row sent once
+    assert _lifetime()["possibly_charged"] == 6
+    stalls["next"] = 0
+    assert _call(SEARCH, "--location", "Rome") == 0
+    lifetime = _lifetime()
+    assert (lifetime["spent"], lifetime["possibly_charged"], lifetime["unexplained"]) \
+        == (_fall(isolated_dirs["data"]), 0, 0)
