@@ -7,31 +7,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import httpx
 import pytest
 
 from creditscope.client import ledger as ledger_module
 from creditscope.client.records import UNEXPLAINED
-from edge_support import Sandbox
+from edge_support import ChargedThenHeld, Sandbox
 
 SEARCH = "restaurants/search"
 MENU = "restaurants/menu"
-
-
-class ChargedThenHeld(httpx.AsyncBaseTransport):
-    """The service charges at once; the answer waits until the test lets it go."""
-
-    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
-        self.inner = inner
-        self.charged = asyncio.Event()
-        self.gate = asyncio.Event()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await self.inner.handle_async_request(request)
-        await response.aread()
-        self.charged.set()
-        await self.gate.wait()
-        return response
 
 
 @pytest.fixture

@@ -41,7 +41,7 @@ from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.session import SpendSession
 from creditscope.sandbox import DEMO_KEY
-from edge_support import Sandbox
+from edge_support import ChargedThenHeld, Sandbox
 
 SEARCH = "restaurants/search"
 PRICE = 2
@@ -59,25 +59,6 @@ def _dead_pid() -> int:
     child = subprocess.Popen([sys.executable, "-c", ""])
     child.wait()
     return child.pid
-
-
-class HeldAfterCharge(httpx.AsyncBaseTransport):
-    """The service; when ``armed``, an answer the service produced (and charged) is held
-    at ``gate`` (after ``arrived`` is set) instead of returned."""
-
-    def __init__(self, inner: httpx.AsyncBaseTransport, *, armed: bool) -> None:
-        self.inner = inner
-        self.armed = armed
-        self.gate = asyncio.Event()
-        self.arrived = asyncio.Event()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await self.inner.handle_async_request(request)
-        await response.aread()
-        if self.armed:
-            self.arrived.set()
-            await self.gate.wait()
-        return response
 
 
 @dataclass
@@ -104,7 +85,7 @@ class TwoAccountsMachine(RuleBasedStateMachine):
                          for name, url in SERVICES.items()}
         self.processes = [self._process(), self._process()]
         self.killed = dict.fromkeys(ACCOUNT_NAMES, 0)  # credits charged to killed requests
-        self.stalled: dict[str, tuple[HeldAfterCharge, asyncio.Task[Any], Process]] = {}
+        self.stalled: dict[str, tuple[ChargedThenHeld, asyncio.Task[Any], Process]] = {}
         self.settled = dict.fromkeys(ACCOUNT_NAMES, False)
         for name in ACCOUNT_NAMES:  # each account's first balance: where checks start
             self._answered(0, name, "Lisbon")
@@ -178,12 +159,12 @@ class TwoAccountsMachine(RuleBasedStateMachine):
     @rule(name=st.sampled_from(ACCOUNT_NAMES), city=st.sampled_from(CITIES))
     def killed_mid_request(self, name: str, city: str) -> None:
         """kill -9 after the service charged and before the answer was recorded."""
-        held = HeldAfterCharge(self.services[name].transport, armed=True)
+        held = ChargedThenHeld(self.services[name].transport)
         doomed = self._process({name: held}, pid=_dead_pid())
         loop = asyncio.new_event_loop()
         task = loop.create_task(doomed.clients[name].call(SEARCH, {"location": city},
                                                           refresh=True))
-        loop.run_until_complete(asyncio.wait_for(held.arrived.wait(), 10))
+        loop.run_until_complete(asyncio.wait_for(held.charged.wait(), 10))
         _KILLED.append((loop, task, doomed, held))  # never run again
         self.killed[name] += PRICE
         self.settled[name] = False
@@ -193,11 +174,11 @@ class TwoAccountsMachine(RuleBasedStateMachine):
         """A third, live process's request is charged and its answer is on its way."""
         if name in self.stalled:
             return
-        held = HeldAfterCharge(self.services[name].transport, armed=True)
+        held = ChargedThenHeld(self.services[name].transport)
         process = self._process({name: held})
         task = self.loop.create_task(process.clients[name].call(
             SEARCH, {"location": city}, refresh=True))
-        self.loop.run_until_complete(asyncio.wait_for(held.arrived.wait(), 10))
+        self.loop.run_until_complete(asyncio.wait_for(held.charged.wait(), 10))
         self.stalled[name] = (held, task, process)
         self.settled[name] = False
 

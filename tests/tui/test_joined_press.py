@@ -8,12 +8,12 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
-import httpx
 from textual.widgets import Input, Static
 
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.company.compare_screen import CompareScreen
+from edge_support import FaultyTransport
 from pilot_support import settle
 
 from .conftest import FROZEN_NOW, SIZE, frozen_sandbox, sandbox_client_factory
@@ -22,29 +22,10 @@ from .screen_text import visible_text
 LOOKUP = "professional_network/find_company"
 
 
-class HeldService(httpx.AsyncBaseTransport):
-    """The sandbox; while ``hold`` is set, each request waits at ``gate`` (after
-    ``arrived`` is set) until the test opens it."""
-
-    def __init__(self) -> None:
-        self.inner = frozen_sandbox()
-        self.hold = False
-        self.gate = asyncio.Event()
-        self.arrived = asyncio.Event()
-        self.requests: list[httpx.Request] = []
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        self.requests.append(request)
-        if self.hold:
-            self.arrived.set()
-            await self.gate.wait()
-        return await self.inner.handle_async_request(request)
-
-
 async def test_compare_pressed_while_company_fetches_the_same_lookup_gets_its_answer(
     tmp_path: Path, settings: Settings,
 ) -> None:
-    service = HeldService()
+    service = FaultyTransport(frozen_sandbox())  # holds requests while ``hold`` is set
     app = CreditscopeApp(settings, client_factory=sandbox_client_factory(tmp_path, service),
                          clock=lambda: FROZEN_NOW, initial_mode="company")
     async with app.run_test(size=SIZE) as pilot:
