@@ -57,6 +57,22 @@ class FaultyTransport(httpx.AsyncBaseTransport):
         return response
 
 
+class ChargedThenHeld(httpx.AsyncBaseTransport):
+    """The service charges at once; the answer waits until the test lets it go."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
+        self.inner = inner
+        self.charged = asyncio.Event()
+        self.gate = asyncio.Event()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        response = await self.inner.handle_async_request(request)
+        await response.aread()
+        self.charged.set()
+        await self.gate.wait()
+        return response
+
+
 class Sandbox:
     """One in-memory sandbox and a way to build clients against it."""
 

@@ -1,7 +1,8 @@
 """The service's operations in one table, each whole: path, method, price, auth,
 cache lifetime, request model (parameters, types, limits, defaults, what is
-required), response model, the key fields a batch writes, and which requests are
-the same request (``folds``: see ``request_identity``).
+required), response model, the key fields a batch writes, which requests are
+the same request (``folds``: see ``request_identity``), and the rules special to
+one operation (an answer's lifetime, its match grade, whether it is the price list).
 
 Everything reads it from here: the client's validation, pricing and cache TTLs,
 the sandbox's query checks, catalog and charging, the TTL settings, the batch
@@ -61,6 +62,13 @@ class Operation(Generic[ResponseT]):
     folds: Mapping[str, Fold] = field(default_factory=dict, hash=False)
     # The answer's list that the ``limit`` parameter bounds: rows past it are dropped.
     rows: str | None = None
+    # Rules special to one operation, each None when the generic rule holds:
+    # how long an answer stays fresh, given the configured TTL (default: the TTL);
+    fresh_for: Callable[[ResponseT, int], int] | None = None
+    # the grade Usage counts for an answer: what counts as a match (default: none);
+    grade: Callable[[ResponseT], str | None] | None = None
+    # the price list an answer is (the client re-prices every operation from it).
+    price_list: Callable[[ResponseT], models.Catalog] | None = None
 
     @property
     def path(self) -> str:
@@ -81,6 +89,18 @@ class Operation(Generic[ResponseT]):
         folded = {name: self.folds.get(name, request_identity.same_text)(value)
                   for name, value in params.items() if value is not None}
         return {name: folded[name] for name in sorted(folded) if folded[name] is not None}
+
+    def lifetime_of(self, answer: ResponseT, ttl: int) -> int:
+        """Seconds ``answer`` stays fresh in the cache, the configured TTL being ``ttl``."""
+        return ttl if self.fresh_for is None else self.fresh_for(answer, ttl)
+
+    def grade_of(self, answer: ResponseT) -> str | None:
+        """The match grade Usage counts for ``answer``; None: nothing to grade."""
+        return None if self.grade is None else self.grade(answer)
+
+    def prices_in(self, answer: ResponseT) -> models.Catalog | None:
+        """The price list ``answer`` is, if it is one."""
+        return None if self.price_list is None else self.price_list(answer)
 
     def keys_of(self, answer: ResponseT, params: Mapping[str, Any]) -> dict[str, Any]:
         """The key fields of ``answer`` (a ``response_model``) for a batch's output row."""
@@ -110,6 +130,31 @@ def _company_keys(data: models.CompanyLookup, params: Mapping[str, Any]) -> dict
         "name_similarity": best.name_similarity if best else None,
         "website_match": website_match,
     }
+
+
+# --- rules special to one operation -------------------------------------------------
+
+UNLOADED_LOOKUP_TTL = 5 * MINUTE  # a company lookup in which no page could be loaded
+NO_MATCH = "none"  # the grade of a company lookup that matched nothing
+OTHER_GRADE = "other"  # a confidence the spec does not name, or none given
+
+
+def _company_lifetime(data: models.CompanyLookup, ttl: int) -> int:
+    if data.matches and all(match.company is None for match in data.matches):
+        # No company page could be loaded: worth asking again soon, not in a week.
+        return min(ttl, UNLOADED_LOOKUP_TTL)
+    return ttl
+
+
+def _company_grade(data: models.CompanyLookup) -> str:
+    """Its best match's confidence, or ``NO_MATCH`` when nothing matched."""
+    if not data.matches:
+        return NO_MATCH
+    return (data.matches[0].confidence or OTHER_GRADE).lower()
+
+
+def _the_catalog(data: models.Catalog) -> models.Catalog:
+    return data
 
 
 def _event_keys(data: models.EventFeed, _: Mapping[str, Any]) -> dict[str, Any]:
@@ -153,6 +198,7 @@ FIND_COMPANY: Operation[models.CompanyLookup] = Operation(
     ("matches", "best_match", "best_match_url", "confidence", "name_similarity",
      "website_match"), _company_keys,
     folds={"name": request_identity.company_name, "website": request_identity.website},
+    fresh_for=_company_lifetime, grade=_company_grade,
 )
 
 RESTAURANT_SEARCH: Operation[models.RestaurantSearch] = Operation(
@@ -193,7 +239,7 @@ CATALOG: Operation[models.Catalog] = Operation(
     models.NoParameters,
     "Catalog",
     "Every provider and endpoint with its credit price. Public.",
-    ("providers", "endpoints"), _catalog_keys,
+    ("providers", "endpoints"), _catalog_keys, price_list=_the_catalog,
 )
 
 PROVIDER_REQUESTS: Operation[models.ProviderRequestCreated] = Operation(

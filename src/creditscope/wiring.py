@@ -16,6 +16,7 @@ from typing import Any
 
 import httpx
 
+from creditscope.client.account_id import account_fingerprint
 from creditscope.client.cache import CACHE_FORMAT, ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.errors import ClientUnavailable
@@ -37,6 +38,22 @@ WEB_RUN_BUDGETS = "web-run-budgets.sqlite3"  # what each tab of a `creditscope w
 def ledger_path(settings: Settings) -> Path:
     """Where the lifetime ledger of the configured service lives."""
     return settings.data_dir / (SANDBOX_LEDGER if settings.is_sandbox else LIVE_LEDGER)
+
+
+def configured_account(settings: Settings) -> str:
+    """The account the settings name (service and key, hashed): what ``credits`` shows."""
+    address = service_address(settings)
+    return account_fingerprint(address.base_url, address.api_key)
+
+
+def open_ledger(settings: Settings, session: SpendSession | None = None, *,
+                own_session_only: bool = False) -> CreditLedger:
+    """The configured service's ledger file. Calls recorded before the ledger named
+    accounts go to the sandbox's demo account in the sandbox's own file (nothing else
+    writes it); a live file cannot tell which key made them: "unknown account"."""
+    legacy = account_fingerprint(SANDBOX_BASE_URL, DEMO_KEY) if settings.is_sandbox else None
+    return CreditLedger(ledger_path(settings), session, own_session_only=own_session_only,
+                        legacy_account=legacy)
 
 
 def sandbox_db_path(settings: Settings) -> Path:
@@ -144,7 +161,7 @@ def build_client(
     rebuilt client so the session outlives it.
     """
     cache = ResponseCache(cache_directory(settings))
-    ledger = CreditLedger(ledger_path(settings), session, own_session_only=web_demo_active())
+    ledger = open_ledger(settings, session, own_session_only=web_demo_active())
     run = web_run()
     if run is not None and not ledger.session.budget_is_shared:
         ledger.session.share_budget(SharedBudget(

@@ -24,3 +24,15 @@ def byte_size(size: int) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return f"{value:.1f} GB"
+
+
+def possibly_charged(credits: int) -> str:
+    """What a call whose answer was lost after it left may have cost, in the words the
+    explorer, ``call``, ``batch`` and ``credits`` all use: ``possibly charged 5 cr``."""
+    return f"possibly charged {credits} cr"
+
+
+def lost_answer_sentence(credits: int) -> str:
+    """Why a failed call is possibly charged, and what settles it."""
+    return (f"The request left and its answer was lost: {possibly_charged(credits)}. It was"
+            " not sent again; the account's next balance settles it (charged, or not).")

@@ -50,24 +50,24 @@ async def test_a_refused_or_failed_call_releases_its_reservation(sandbox: Sandbo
     with pytest.raises(errors.InvalidRequest):
         await client.call(SEARCH, {"location": ""})
     assert client.ledger.session.held == 0
-    sandbox.transport.lose_next = 3  # every attempt's answer lost: the call fails
+    sandbox.transport.lose_next = 1  # charged, answer lost: the call fails, not re-sent
     with pytest.raises(errors.Timeout):
         await client.call(SEARCH, {"location": "Porto"})
-    # The lost attempts may have been charged: they stay held against the budget
+    # The lost attempt may have been charged: it stays held against the budget
     # until an answer's balance says what happened.
-    assert client.ledger.session.held == 6
+    assert client.ledger.session.held == 2
     await client.call(SEARCH, {"location": "Lisbon"})
     assert client.ledger.session.held == 0
-    assert client.ledger.session_spent() == sandbox.fall == 2 + 6 + 2
+    assert client.ledger.session_spent() == sandbox.fall == 2 + 2 + 2
     await client.aclose()
 
 
 async def test_lost_answers_hold_the_budget_instead_of_overrunning_it(sandbox: Sandbox) -> None:
-    client = sandbox.client(budget=4)
+    client = sandbox.client(budget=3)
     sandbox.transport.lose_next = 3
-    with pytest.raises(errors.Timeout):  # a second lost attempt would pass the budget
+    with pytest.raises(errors.Timeout):
         await client.call(SEARCH, {"location": "Porto"})
-    assert sandbox.fall == 4  # retried once only: 2 lost attempts fit a 4-credit budget
+    assert sandbox.fall == 2  # sent once: a lost answer is never re-sent
     with pytest.raises(errors.BudgetExceeded, match="lost after the request left"):
         await client.call(SEARCH, {"location": "Lisbon"})
     await client.aclose()

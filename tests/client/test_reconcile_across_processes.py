@@ -7,31 +7,14 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-import httpx
 import pytest
 
 from creditscope.client import ledger as ledger_module
 from creditscope.client.records import UNEXPLAINED
-from edge_support import Sandbox
+from edge_support import ChargedThenHeld, Sandbox
 
 SEARCH = "restaurants/search"
 MENU = "restaurants/menu"
-
-
-class ChargedThenHeld(httpx.AsyncBaseTransport):
-    """The service charges at once; the answer waits until the test lets it go."""
-
-    def __init__(self, inner: httpx.AsyncBaseTransport) -> None:
-        self.inner = inner
-        self.charged = asyncio.Event()
-        self.gate = asyncio.Event()
-
-    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
-        response = await self.inner.handle_async_request(request)
-        await response.aread()
-        self.charged.set()
-        await self.gate.wait()
-        return response
 
 
 @pytest.fixture
@@ -77,7 +60,8 @@ async def test_a_crashed_processs_in_flight_row_stops_holding_checks_back(
     explorer = sandbox.client()
     crashed = sandbox.client()  # its exchange started, then the process died
     await explorer.call(SEARCH, {"location": "Madrid"})
-    crashed.ledger.flight_started(abandon_after=600.0)
+    # A 5 cr menu on the wire; the 2 cr fall below is not it (it would have cost 5).
+    crashed.ledger.flight_started(600.0, crashed.account, "restaurants/menu", 5)
     sandbox.spend_elsewhere(2)  # the same key, on a machine no ledger here sees
     await explorer.call(SEARCH, {"location": "Lisbon"})
     assert _unexplained(explorer) == []  # the row is young: it might be a real call
@@ -85,7 +69,8 @@ async def test_a_crashed_processs_in_flight_row_stops_holding_checks_back(
     monkeypatch.setattr(ledger_module.time, "time", lambda: later)
     await explorer.call(SEARCH, {"location": "Porto"})
     assert _unexplained(explorer) == [2]  # past its limit the row no longer blocks
-    assert explorer.ledger.others_in_flight() == 0  # and it was cleared away
+    assert explorer.ledger.others_in_flight(explorer.account) == 0  # it was cleared away
+    assert explorer.ledger.lifetime_totals().possibly_charged == 0  # its 5 cr: not charged
     assert explorer.ledger.lifetime_totals().spent == sandbox.fall
     await explorer.aclose()
     await crashed.aclose()

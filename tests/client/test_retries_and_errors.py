@@ -23,21 +23,47 @@ def _connect_error() -> httpx.ConnectError:
     "failure",
     [
         _connect_error,
-        lambda: httpx.ReadTimeout("slow"),
         lambda: error_response(503, "service_unavailable"),
-        lambda: httpx.Response(502, text="<html>bad gateway</html>"),
-        lambda: httpx.Response(504, text=""),
         lambda: error_response(429, "rate_limited", **{"Retry-After": "1"}),
     ],
 )
 async def test_get_retries_twice_then_succeeds(
     client: DataClient, service: FakeService, failure: object
 ) -> None:
+    """Faults after which the request certainly was not charged are retried."""
     service.script = [failure(), failure()]  # type: ignore[operator]
     result = await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
     assert result.data.name == "Tasca"
     assert result.record.attempts == 3
     assert len(service.requests) == 3
+
+
+@pytest.mark.parametrize(
+    ("failure", "lost"),
+    [
+        (lambda: httpx.ReadTimeout("slow"), True),
+        (lambda: httpx.ReadError("Connection reset by peer"), True),
+        (lambda: httpx.RemoteProtocolError("peer closed the connection"), True),
+        (lambda: httpx.Response(502, text="<html>bad gateway</html>"), False),
+        (lambda: httpx.Response(504, text=""), False),
+    ],
+)
+async def test_a_get_that_may_have_been_charged_is_sent_once_and_said_possibly_charged(
+    client: DataClient, service: FakeService, failure: object, lost: bool,
+) -> None:
+    """Issue 35: an answer lost after the request left (or a gateway's word that the
+    service may have had it) is never re-sent by the client on its own: one request,
+    one price at most, and a lost answer is possibly charged that price."""
+    service.script = [failure()]  # type: ignore[operator]
+    with pytest.raises(errors.CreditscopeError) as caught:
+        await client.call(operations.RESTAURANT_DETAILS, {"id": "r1"})
+    assert len(service.requests) == 1
+    price = client.price_of(operations.RESTAURANT_DETAILS.name)
+    assert caught.value.possibly_charged == (price if lost else 0)
+    record = caught.value.record
+    assert record is not None and record.attempts == 1
+    assert record.possibly_charged == (price if lost else 0)
+    assert client.ledger.session_totals().possibly_charged == (price if lost else 0)
 
 
 async def test_get_gives_up_after_two_retries(client: DataClient, service: FakeService) -> None:

@@ -137,9 +137,9 @@ async def test_each_logical_post_gets_its_own_idempotency_key(tmp_path: Path) ->
 async def test_a_get_retries_transient_faults_then_succeeds_and_charges_once(
     tmp_path: Path,
 ) -> None:
+    # Faults that certainly were not charged (a read timeout may have been: issue 35).
     transport = ScriptedTransport([
         httpx.ConnectError("refused"),
-        httpx.ReadTimeout("slow"),
         httpx.Response(503, content=HTML, headers={"Retry-After": "0"}),
         httpx.Response(200, json=GOOD_SEARCH, headers={"X-Credits-Charged": "2"}),
     ])
@@ -148,7 +148,7 @@ async def test_a_get_retries_transient_faults_then_succeeds_and_charges_once(
     client.retry_policy.max_retries = 3
     async with client:
         result = await client.call(operations.RESTAURANT_SEARCH, {"location": "Lisbon"})
-    assert len(transport.requests) == 4
+    assert len(transport.requests) == 3
     assert result.record.credits_charged == 2
     assert client.ledger.lifetime_totals().spent == 2
 
@@ -214,7 +214,8 @@ def test_call_exits_cleanly_on_every_fault(
     assert result.stdout == ""
     if call[0].startswith("professional"):
         assert len(transport.sent("POST")) == 1
-    credits = run_cli(["credits", "--json"], {"CREDITSCOPE_BASE_URL": LIVE_URL})
+    credits = run_cli(["credits", "--json"], {"CREDITSCOPE_BASE_URL": LIVE_URL,
+                                              "CREDITSCOPE_API_KEY": "sk_live_test_12345678"})
     assert '"errors": 1' in credits.stdout
     assert '"spent": 0' in credits.stdout
 

@@ -97,7 +97,7 @@ class MoneyMachine(RuleBasedStateMachine):
 
     @rule(city=st.sampled_from(CITIES))
     def search_whose_answer_is_lost(self, city: str) -> None:
-        """The service charges, the answer times out; the GET is retried."""
+        """The service charges, the answer times out; the GET is not re-sent."""
         self.sandbox.transport.lose_next = 1
         self._run(self._quietly(self.client.call(SEARCH, {"location": city}, refresh=True)))
         self.sandbox.transport.lose_next = 0

@@ -25,6 +25,7 @@ from creditscope.client.client import DataClient
 from creditscope.client.errors import InvalidRequest
 from creditscope.sandbox import DEFAULT_CREDITS
 from creditscope.support.batch_input import BatchFile
+from creditscope.support.batch_output import STATUS_COLUMNS
 from creditscope.support.batch_plan import request_key
 
 FIND = "professional_network/find_company"
@@ -105,7 +106,7 @@ def test_a_customer_file_goes_through_and_back(
     done = run(FIND, str(source), "--out", str(out), "--yes", *flags)
     assert done.exit_code == 0, done.output
     rows = read_results(out)
-    first_column = tuple(rows[0])[5]  # after line, status, credits, cache, error
+    first_column = tuple(rows[0])[len(STATUS_COLUMNS)]  # after the status columns
     assert [(int(row["line"]), row[first_column]) for row in rows] == [
         (line, echoed or "") for line, echoed in expected]
     assert [row["status"] == "blank" for row in rows] == [echoed is None for _, echoed in expected]

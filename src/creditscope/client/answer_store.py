@@ -12,10 +12,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from creditscope import models, operations
+from creditscope import operations
 from creditscope.client.cache import CachedEntry, ResponseCache, cache_key
-
-UNLOADED_LOOKUP_TTL = 5 * 60  # a company lookup in which no page could be loaded
 
 
 def answer_key(base_url: str, op: operations.Operation[Any], clean: dict[str, Any]) -> str:
@@ -51,10 +49,6 @@ def stored_entry(
 
 
 def lifetime(ttls: dict[str, int], op: operations.Operation[Any], data: BaseModel) -> int:
-    """How long this answer stays fresh."""
-    ttl = ttls[op.name]
-    if isinstance(data, models.CompanyLookup) and data.matches \
-            and all(match.company is None for match in data.matches):
-        # No company page could be loaded: worth asking again soon, not in a week.
-        return min(ttl, UNLOADED_LOOKUP_TTL)
-    return ttl
+    """How long this answer stays fresh: the configured TTL, as the operation's row
+    adjusts it for this answer."""
+    return op.lifetime_of(data, ttls[op.name])

@@ -29,6 +29,9 @@ class CreditscopeError(Exception):
     """Base of every error the client raises."""
 
     record: CallRecord | None = None  # the call that failed, when the client made one
+    # Credits the failed call may have cost: its answer was lost after the request left
+    # (a timeout, a reset); the account's next balance settles it. Never re-sent by itself.
+    possibly_charged: int = 0
 
     def __init__(
         self,

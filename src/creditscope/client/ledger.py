@@ -21,6 +21,8 @@ settles them.
 
 from __future__ import annotations
 
+import os
+import socket
 import sqlite3
 import threading
 import time
@@ -31,7 +33,13 @@ from pathlib import Path
 
 from creditscope.client.cache import set_aside
 from creditscope.client.history import CallHistory, ledger_row
-from creditscope.client.ledger_file import INSERT, is_damage, open_ledger_file, readable_rows
+from creditscope.client.ledger_file import (
+    INSERT,
+    is_damage,
+    name_legacy_accounts,
+    open_ledger_file,
+    readable_rows,
+)
 from creditscope.client.ledger_totals import Point, PossibleCharge, Totals
 from creditscope.client.records import CallRecord
 from creditscope.client.session import Reservation, SpendSession
@@ -50,7 +58,7 @@ class CreditLedger:
     """
 
     def __init__(self, path: Path | None = None, session: SpendSession | None = None, *,
-                 own_session_only: bool = False) -> None:
+                 own_session_only: bool = False, legacy_account: str | None = None) -> None:
         self.path = path
         self.session = session if session is not None else SpendSession()
         # A `creditscope web` tab: every call is still written to the file, but what the
@@ -60,6 +68,9 @@ class CreditLedger:
         self.warnings: list[str] = []  # shown by the explorer and printed by the CLI
         self.label: str | None = None  # the ticket every call of this process is for
         self._exclusive = False  # inside ``exclusive``: writes commit at its end
+        # This process, as its in-flight rows name it (a dead one's rows hold nothing back).
+        self.pid = os.getpid()
+        self.host = socket.gethostname()
         self._db: sqlite3.Connection
         if path is None:
             self._db = open_ledger_file(None)
@@ -71,6 +82,10 @@ class CreditLedger:
             self._db = self._rebuild(path, exc) if is_damage(exc) else self._unreachable(path, exc)
         except OSError as exc:
             self._db = self._unreachable(path, exc)
+        try:  # rows from before accounts: the file's own account, else "unknown account"
+            name_legacy_accounts(self._db, legacy_account)
+        except sqlite3.Error as exc:
+            self.warnings.append(f"Could not name the account of older calls in {path}: {exc}")
 
     def _unreachable(self, path: Path, problem: Exception) -> sqlite3.Connection:
         """The file could not be opened (permissions, a missing or odd directory, a lock):
@@ -150,13 +165,17 @@ class CreditLedger:
                 self.warnings.append(message)
             return None
 
-    def flight_started(self, abandon_after: float) -> int | None:
-        """Note that an exchange of this session is on the wire; it counts as abandoned
-        (a crashed process) ``abandon_after`` seconds from now. Returns its token."""
+    def flight_started(self, abandon_after: float, account: str, operation: str,
+                       credits: int) -> int | None:
+        """Note that an exchange of this session on ``account`` is on the wire; it counts
+        as abandoned (a crashed process) ``abandon_after`` seconds from now, or as soon as
+        its process is seen dead. Returns its token."""
         with self._lock:
             return self._write(
-                "INSERT INTO in_flight (session, started, abandoned_after) VALUES (?,?,?)",
-                (self.session_id, datetime.now(UTC).isoformat(), time.time() + abandon_after),
+                "INSERT INTO in_flight (session, started, abandoned_after, account, pid, host,"
+                " operation, credits) VALUES (?,?,?,?,?,?,?,?)",
+                (self.session_id, datetime.now(UTC).isoformat(), time.time() + abandon_after,
+                 account, self.pid, self.host, operation, credits),
             )
 
     def flight_ended(self, token: int | None) -> None:
@@ -166,15 +185,34 @@ class CreditLedger:
         with self._lock:
             self._write("DELETE FROM in_flight WHERE id = ?", (token,))
 
-    def others_in_flight(self) -> int:
-        """Exchanges other sessions have on the wire now (abandoned ones are dropped)."""
+    def others_in_flight(self, account: str) -> int:
+        """Exchanges other sessions have on the wire now on ``account`` (a row from
+        before rows named accounts holds every account). An abandoned row (expired, or
+        its process dead) stops counting: its price becomes a possible charge of its
+        account, so a charge the dead process never recorded is still settled."""
         with self._lock:
-            now = time.time()
-            self._write("DELETE FROM in_flight WHERE abandoned_after <= ?", (now,))
+            self._abandon_dead_flights()
             row = self._db.execute(
-                "SELECT COUNT(*) FROM in_flight WHERE session != ?", (self.session_id,)
+                "SELECT COUNT(*) FROM in_flight WHERE session != ?"
+                " AND (account = ? OR account IS NULL)", (self.session_id, account),
             ).fetchone()
         return int(row[0] or 0)
+
+    def _abandon_dead_flights(self) -> None:
+        now = time.time()
+        rows = self._db.execute(
+            "SELECT id, session, started, abandoned_after, account, pid, host, operation,"
+            " credits FROM in_flight WHERE session != ?", (self.session_id,),
+        ).fetchall()
+        for ident, session, started, until, account, pid, host, operation, credits in rows:
+            if until > now and not (host == self.host and _process_gone(pid)):
+                continue
+            if account is not None and operation is not None and credits:
+                self._write(
+                    "INSERT INTO possible_charges (account, session, at, operation, credits)"
+                    " VALUES (?,?,?,?,?)", (account, session, started, operation, credits),
+                )
+            self._write("DELETE FROM in_flight WHERE id = ?", (ident,))
 
     @contextmanager
     def exclusive(self) -> Iterator[None]:
@@ -234,6 +272,16 @@ class CreditLedger:
                 f"SELECT MIN(remaining) FROM calls WHERE id > ?{where}", (row_id, *args)
             ).fetchone()
         return None if row[0] is None else int(row[0])
+
+    def latest_balance_at(self, row_id: int, account: str) -> datetime | None:
+        """When the newest request after position ``row_id`` on ``account`` whose answer
+        reported a balance was sent (None: no such answer)."""
+        with self._lock:
+            row = self._db.execute(
+                "SELECT MAX(at) FROM calls WHERE id > ? AND account = ?"
+                " AND remaining IS NOT NULL", (row_id, account),
+            ).fetchone()
+        return None if row[0] is None else datetime.fromisoformat(row[0])
 
     def spent_elsewhere_since(self, row_id: int, account: str | None = None) -> int:
         """Credits other sessions (another explorer, a ``creditscope call``) recorded in
@@ -314,40 +362,60 @@ class CreditLedger:
             p.credits for p in self.possible_charges(session=self.session_id))
         return totals
 
-    def lifetime_totals(self) -> Totals:
-        """Totals of every call ever recorded in the ledger file (a web tab: its own)."""
+    def lifetime_totals(self, account: str | None = None) -> Totals:
+        """Totals of every call ever recorded in the ledger file (a web tab: its own);
+        of ``account`` only, when given."""
         if self.own_session_only:
             return self.session_totals()
-        totals = self._totals_where("", ())
-        totals.possibly_charged = sum(p.credits for p in self.possible_charges())
+        where, args = self._of_account(account)
+        totals = self._totals_where(f"WHERE 1{where}", args)
+        totals.possibly_charged = sum(p.credits for p in self.possible_charges(account))
         return totals
 
-    def latest_session(self) -> tuple[str, datetime] | None:
-        """The most recent session in the file other than this one, and when it started."""
+    def accounts(self) -> list[str]:
+        """Every account the file holds calls or possible charges of, in first-seen order."""
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT account FROM (SELECT account, MIN(id) AS first FROM calls"
+                " WHERE account IS NOT NULL GROUP BY account) ORDER BY first"
+            ).fetchall()
+        found = [str(row[0]) for row in rows]
+        found += [p.account for p in self.possible_charges() if p.account not in found]
+        return list(dict.fromkeys(found))
+
+    def latest_session(self, account: str | None = None) -> tuple[str, datetime] | None:
+        """The most recent session in the file other than this one (with calls on
+        ``account``, when given), and when it started."""
         if self.own_session_only:
             return None
+        where, args = self._of_account(account)
         with self._lock:
             row = self._db.execute(
-                "SELECT session, MIN(at) FROM calls WHERE session != ? GROUP BY session"
+                f"SELECT session, MIN(at) FROM calls WHERE session != ?{where} GROUP BY session"
                 " ORDER BY MAX(id) DESC LIMIT 1",
-                (self.session_id,),
+                (self.session_id, *args),
             ).fetchone()
         return (row[0], datetime.fromisoformat(row[1])) if row else None
 
-    def session_totals_for(self, session_id: str) -> Totals:
-        """Totals of one recorded session (e.g. the explorer's last run)."""
+    def session_totals_for(self, session_id: str, account: str | None = None) -> Totals:
+        """Totals of one recorded session (e.g. the explorer's last run), of ``account``
+        only when given."""
         if self.own_session_only and session_id != self.session_id:
             return Totals()
-        totals = self._totals_where("WHERE session = ?", (session_id,))
-        totals.possibly_charged = sum(p.credits for p in self.possible_charges(session=session_id))
+        where, args = self._of_account(account)
+        totals = self._totals_where(f"WHERE session = ?{where}", (session_id, *args))
+        totals.possibly_charged = sum(
+            p.credits for p in self.possible_charges(account, session=session_id))
         return totals
 
-    def usage_rows(self, since: datetime | None = None) -> list[UsageRow]:
-        """Every recorded call (from ``since`` on) as Usage reads it, oldest first."""
+    def usage_rows(self, since: datetime | None = None,
+                   account: str | None = None) -> list[UsageRow]:
+        """Every recorded call (from ``since`` on; of ``account`` when given) as Usage
+        reads it, oldest first."""
         with self._lock:
             if self.own_session_only:
                 return rows_in_file(self._db, since, session=self.session_id)
-            return rows_in_file(self._db, since)
+            return rows_in_file(self._db, since, account=account)
 
     def _totals_where(self, where: str, args: tuple[str, ...]) -> Totals:
         with self._lock:
@@ -372,3 +440,16 @@ class CreditLedger:
         """Close the ledger file."""
         with self._lock:
             self._db.close()
+
+
+def _process_gone(pid: int | None) -> bool:
+    """Whether process ``pid`` (on this machine) no longer runs."""
+    if pid is None:
+        return False
+    try:
+        os.kill(pid, 0)  # signal 0: only asks whether it exists
+    except ProcessLookupError:
+        return True
+    except OSError:  # another user's process, or no permission to ask: alive
+        return False
+    return False

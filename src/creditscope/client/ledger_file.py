@@ -4,7 +4,9 @@ one that could not be opened, and salvaging a damaged one.
 :class:`creditscope.client.ledger.CreditLedger` owns what the rows mean; this module
 owns how they are stored (WAL, 0600, an index per account, and the columns added
 since the first files: ``account``, the history's (see
-:mod:`creditscope.client.history`), then ``attempts`` and ``match_grade`` for Usage).
+:mod:`creditscope.client.history`), then ``attempts`` and ``match_grade`` for Usage;
+the in-flight rows' account, process and price), and names the account of calls
+recorded before there were accounts.
 """
 
 from __future__ import annotations
@@ -67,6 +69,16 @@ ADDED_COLUMNS: tuple[tuple[str, str], ...] = (
     ("account", "TEXT"), *((name, "TEXT") for name in HISTORY_COLUMNS),
     ("attempts", "INTEGER"), ("match_grade", "TEXT"),
 )
+# An exchange on the wire names its account (only that account's checks wait for it),
+# its process (a dead one's row stops holding anything back) and what it may cost (its
+# price becomes a possible charge when the row is abandoned, never lost).
+IN_FLIGHT_COLUMNS: tuple[tuple[str, str], ...] = (
+    ("account", "TEXT"), ("pid", "INTEGER"), ("host", "TEXT"), ("operation", "TEXT"),
+    ("credits", "INTEGER"),
+)
+# Calls recorded before the ledger named accounts: attributed to the account the file's
+# owner names (the sandbox's own ledger), else shown apart under this name.
+UNKNOWN_ACCOUNT = "unknown account"
 COLUMNS = ", ".join([OLDCOLUMNS, *(name for name, _ in ADDED_COLUMNS)])
 INSERT = f"INSERT INTO calls ({COLUMNS}) VALUES ({', '.join('?' for _ in COLUMNS.split(','))})"
 # Newest-first pages by date and by label stay quick at 100,000 rows.
@@ -105,10 +117,8 @@ def open_ledger_file(path: Path | None) -> sqlite3.Connection:
             # WAL + NORMAL: no fsync per call; a crash loses at most the last few rows.
             db.execute("PRAGMA synchronous=NORMAL")
         db.executescript(SCHEMA)
-        columns = {row[1] for row in db.execute("PRAGMA table_info(calls)")}
-        for name, kind in ADDED_COLUMNS:  # a ledger from before the column existed
-            if name not in columns:
-                db.execute(f"ALTER TABLE calls ADD COLUMN {name} {kind}")
+        _add_missing_columns(db, "calls", ADDED_COLUMNS)
+        _add_missing_columns(db, "in_flight", IN_FLIGHT_COLUMNS)
         db.execute("CREATE INDEX IF NOT EXISTS calls_account ON calls (account)")
         for index in HISTORY_INDEXES:
             db.execute(index)
@@ -121,6 +131,25 @@ def open_ledger_file(path: Path | None) -> sqlite3.Connection:
         db.close()
         raise
     return db
+
+
+def _add_missing_columns(db: sqlite3.Connection, table: str,
+                         added: tuple[tuple[str, str], ...]) -> None:
+    """Add to ``table`` the columns a ledger from before them lacks (NULL in old rows)."""
+    columns = {row[1] for row in db.execute(f"PRAGMA table_info({table})")}
+    for name, kind in added:
+        if name not in columns:
+            db.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
+
+
+def name_legacy_accounts(db: sqlite3.Connection, account: str | None) -> int:
+    """Give every call recorded without an account one: ``account`` (the one this file
+    belongs to, when its owner knows) or ``UNKNOWN_ACCOUNT``. No row is lost or
+    changed otherwise; returns how many were named."""
+    cursor = db.execute("UPDATE calls SET account = ? WHERE account IS NULL",
+                        (account or UNKNOWN_ACCOUNT,))
+    db.commit()
+    return cursor.rowcount
 
 
 def _salvage_selects() -> list[str]:

@@ -21,7 +21,7 @@ from urllib.parse import urlencode
 import httpx
 from pydantic import BaseModel
 
-from creditscope import __version__, models, operations
+from creditscope import __version__, operations
 from creditscope.client.account_id import account_fingerprint
 from creditscope.client.answer_store import answer_key, configured_ttls, lifetime, stored_entry
 from creditscope.client.cache import CachedEntry, ResponseCache
@@ -41,7 +41,6 @@ from creditscope.client.responses import drop_rows_past_limit, parse_success, qu
 from creditscope.client.retry import RetryPolicy
 from creditscope.client.sending import Answer, send_with_retries
 from creditscope.client.session import BudgetRefused, Reservation
-from creditscope.client.usage import match_grade
 from creditscope.client.validation import operation_named
 from creditscope.client.validation import validate as validate_params
 from creditscope.shown_url import shown_url
@@ -251,8 +250,7 @@ class CallPipeline:
             return None
         data = parse_success(op, entry.body, entry.status, entry.headers.get("x-request-id"))
         note = drop_rows_past_limit(op, data, clean)
-        if isinstance(data, models.Catalog):
-            self.prices.update_from_catalog(data)
+        self._learn_prices(op, data)
         rec = self._served_free(
             op, clean, started, CacheStatus.STALE if entry.is_stale else CacheStatus.HIT,
             self.price_of(op.name), entry.status, entry.body, entry.headers,
@@ -338,14 +336,13 @@ class CallPipeline:
         rec.request_headers = mask_headers(headers)
         session = self.ledger.session
 
-        def lost_attempt() -> bool:
+        def lost_attempt() -> None:
             # The answer was lost after the request left: it may have been charged. The
             # ledger keeps it as possibly charged until a later balance settles it.
             session.hold_uncertain(ex.price)
             self.ledger.hold_possible(self.account, op.name, ex.price)
-            return ex.confirmed or session.fits(self.budget)
 
-        flight = self.reconciler.started(self._abandon_after())
+        flight = self.reconciler.started(self._abandon_after(), op.name, ex.price)
         recorded: CallRecord | None = None
         try:
             try:
@@ -368,7 +365,7 @@ class CallPipeline:
                 raise
             rec.fetched_at = datetime.now(UTC)
             self._store(op, ex.clean, answer)
-            rec.match_grade = match_grade(answer.data)
+            rec.match_grade = op.grade_of(answer.data)
             self.ledger.record(rec, ex.reservation)
             recorded = rec
         finally:
@@ -390,8 +387,13 @@ class CallPipeline:
                 operation=op.name, params=clean, body=answer.body, status=answer.status,
                 headers=dict(answer.headers), ttl=lifetime(self.ttls, op, answer.data),
             )
-        if isinstance(answer.data, models.Catalog):
-            self.prices.update_from_catalog(answer.data)
+        self._learn_prices(op, answer.data)
+
+    def _learn_prices(self, op: operations.Operation[Any], data: BaseModel) -> None:
+        """An answer that is the price list (the operation's row says) re-prices the table."""
+        catalog = op.prices_in(data)
+        if catalog is not None:
+            self.prices.update_from_catalog(catalog)
 
 
 @dataclass(frozen=True)
@@ -405,4 +407,3 @@ class Exchange:
     started: float
     reservation: Reservation
     idempotency_key: str | None
-    confirmed: bool

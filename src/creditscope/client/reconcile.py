@@ -29,9 +29,15 @@ explorer runs is found too (a session with no settled balance before it only
 sets the starting point).
 
 An attempt whose answer was lost after the request left is *possibly charged*
-(kept in the file) until a check settles it: while the shortfall covers its
-price it becomes a charge of its operation, recorded and explained; otherwise it
-is released. Only what is left of the shortfall is unexplained.
+(kept in the file) until a check of the same account settles it: while the
+shortfall covers its price it becomes a charge of its operation, recorded and
+explained; otherwise it is released (not charged, or refunded). Only what is left
+of the shortfall is unexplained. An in-flight row whose process died (or that
+outlived any exchange) stops holding its account's checks back and becomes a
+possible charge of its own. An attempt made before the account's first known
+balance cannot be told from the balance: it stays possibly charged, in sight. A
+check waits, as for a call in flight, while the newest balance came from a request
+sent before an attempt possibly charged: that balance cannot tell it either way.
 
 One reconciler per ledger file, account and session (``for_ledger``), so a
 rebuilt client carries on from where the previous one was.
@@ -50,7 +56,7 @@ from creditscope.client.records import UNEXPLAINED, CacheStatus, CallRecord
 
 class Reconciler:
     """Checks the recorded spend against the service's balance, when no call is in flight
-    on the ledger file (this process's or another's)."""
+    on the ledger file for the same account (this process's or another's)."""
 
     def __init__(self, ledger: CreditLedger, account: str) -> None:
         self.ledger = ledger
@@ -70,14 +76,15 @@ class Reconciler:
         key = str(ledger.path) if ledger.path is not None else f"memory:{id(ledger)}"
         return ledger.session.shared(("reconciler", key, account), lambda: cls(ledger, account))
 
-    def started(self, abandon_after: float) -> int | None:
-        """An exchange is about to leave the client; other processes on the ledger see
-        it for at most ``abandon_after`` seconds. Returns the token for ``finished``."""
+    def started(self, abandon_after: float, operation: str, credits: int) -> int | None:
+        """An exchange of ``operation`` (its price ``credits``) is about to leave the
+        client; other processes on the ledger see it for at most ``abandon_after``
+        seconds. Returns the token for ``finished``."""
         with self._lock:
             if self._in_flight == 0 and self._lowest is None:
                 self._burst_row = self.ledger.last_row()
             self._in_flight += 1
-        return self.ledger.flight_started(abandon_after)
+        return self.ledger.flight_started(abandon_after, self.account, operation, credits)
 
     def finished(self, rec: CallRecord | None, token: int | None = None) -> CallRecord | None:
         """An exchange ended (``rec`` already in the ledger); returns an unexplained
@@ -93,8 +100,10 @@ class Reconciler:
             if self._in_flight > 0 or self._lowest is None:
                 return None
             with self.ledger.exclusive():
-                if self.ledger.others_in_flight():
+                if self.ledger.others_in_flight(self.account):
                     return None  # their charges may be made but not recorded: wait
+                if self._balance_older_than_a_possible_charge():
+                    return None  # that charge cannot be told from this balance: wait
                 found = self._check(self._lowest, self._revealer)
             self._lowest = self._revealer = None
         self.ledger.session.settle_uncertain()
@@ -102,6 +111,19 @@ class Reconciler:
             self._released = False
             self.ledger.session.notify(None)
         return found
+
+    def _balance_older_than_a_possible_charge(self) -> bool:
+        """Whether an attempt possibly charged since the starting point is newer than the
+        newest balance: only an answer to a request sent after it shows it (an earlier
+        one's balance may or may not include it)."""
+        anchor = self._anchor or self.ledger.settled_point(self.account)
+        pending = [p.at for p in self.ledger.possible_charges(self.account)
+                   if anchor is None or p.at >= anchor[2]]
+        if not pending:
+            return False
+        newest = self.ledger.latest_balance_at(anchor[1] if anchor else self._burst_row,
+                                               self.account)
+        return newest is None or newest <= max(pending)
 
     def _check(self, lowest: int, revealer: CallRecord | None) -> CallRecord | None:
         """Compare, settle possible charges, record a shortfall, move the starting point
@@ -114,12 +136,15 @@ class Reconciler:
         seen = self.ledger.lowest_remaining_since(anchor[1] if anchor else self._burst_row,
                                                   self.account)
         observed = lowest if seen is None else min(lowest, seen)
-        possible = self.ledger.possible_charges(self.account)
         found: CallRecord | None = None
+        settled: list[PossibleCharge] = []
         if anchor is not None:
             balance, row, since = anchor
+            # Only attempts after the starting balance are in this gap; one from before
+            # the account's first balance stays possibly charged (never dropped unseen).
+            settled = [p for p in self.ledger.possible_charges(self.account) if p.at >= since]
             gap = balance - self.ledger.charged_since(row, self.account) - observed
-            for charge in possible:  # the shortfall they explain becomes their charge
+            for charge in settled:  # the shortfall they explain becomes their charge
                 if 0 < charge.credits <= gap:
                     self.ledger.record(self._lost_answer_charged(charge, revealer))
                     gap -= charge.credits
@@ -128,9 +153,9 @@ class Reconciler:
                 found = self._unexplained(gap, since, revealer, elsewhere,
                                           between_sessions=earlier)
                 self.ledger.record(found)
-        # The rest were not charged (or, with no starting point, cannot be told): released.
-        self.ledger.drop_possible(possible)
-        self._released = bool(possible)
+        # The rest of those were not charged (or were refunded): released.
+        self.ledger.drop_possible(settled)
+        self._released = bool(settled)
         self._anchor = (observed, self.ledger.last_row(), now)
         self.ledger.settle_point(self.account, self._anchor)
         self._between.clear()

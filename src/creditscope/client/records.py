@@ -42,6 +42,7 @@ class CallRecord:
     error_code: str | None = None
     error_message: str | None = None
     attempts: int = 0  # network attempts made (0 for a cache hit)
+    possibly_charged: int = 0  # the answer was lost after sending: maybe charged this much
     note: str | None = None  # e.g. why an unexplained difference was recorded
     revealed_by: str | None = None  # the call whose answer revealed this difference
     account: str | None = None  # service and key, hashed (``account_id``); never the key

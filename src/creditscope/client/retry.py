@@ -1,8 +1,10 @@
 """When to retry, and how long to wait: one policy, overridable by subclassing.
 
-GETs are idempotent and retry on connect errors, timeouts, 429 and 502/503/504.
-A POST can cost 10 credits, so it retries only when it provably never reached
-the server (the connection was never made) or the server refused it with 429.
+A request is re-sent only when it certainly was not charged: the connection was
+never made (GET or POST), or the service refused it with 429 (any method) or 503
+before charging (a GET). An answer lost after the request left (a read timeout, a
+connection reset after sending) may have been charged, GET or POST: it is never
+re-sent on the client's own; the user decides, at its price (issue 35).
 """
 
 from __future__ import annotations
@@ -16,15 +18,17 @@ from email.utils import parsedate_to_datetime
 
 import httpx
 
-RETRYABLE_GET_STATUSES = frozenset({429, 502, 503, 504})
+# 502 and 504 are a gateway's word that the service may have had the request: not here.
+RETRYABLE_GET_STATUSES = frozenset({429, 503})
 # A Retry-After past this is nonsense (or hostile): use the normal backoff instead.
 SANE_RETRY_AFTER_MAX = 24 * 3600.0
 
 
 def never_left(exc: httpx.TransportError) -> bool:
     """Whether the request provably never left this machine (the connection was never
-    made): then it cannot have been charged, and is safe to repeat."""
-    return isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout)
+    made, or no pooled connection was free): then it cannot have been charged, and is
+    safe to repeat."""
+    return isinstance(exc, httpx.ConnectError | httpx.ConnectTimeout | httpx.PoolTimeout)
 
 
 @dataclass
@@ -44,9 +48,9 @@ class RetryPolicy:
         return status == 429
 
     def retries_exception(self, method: str, exc: httpx.TransportError) -> bool:
-        """Whether a transport failure may be retried for ``method``."""
-        if method.upper() == "GET":
-            return isinstance(exc, httpx.ConnectError | httpx.TimeoutException)
+        """Whether a transport failure may be retried (for any ``method``): only when the
+        request never left, so it cannot have been charged."""
+        del method  # one rule for GET and POST: a lost answer may have been charged
         return never_left(exc)
 
     def longest_exchange(self, per_attempt: float) -> float:

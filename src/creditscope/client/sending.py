@@ -1,9 +1,11 @@
 """Sending one request: the HTTP attempt, retried as the ``RetryPolicy`` allows,
 and the ``CallRecord`` filled from whatever came back.
 
-Credits a retried attempt was charged still count. The caller gets the parsed
-``Answer``, or the ``CreditscopeError`` for the failure (its record filled in,
-not yet in the ledger).
+Credits a retried attempt was charged still count. An attempt whose answer was
+lost after the request left ends the call: its price is *possibly charged*
+(``CallRecord.possibly_charged`` and the error's), never re-sent. The caller gets
+the parsed ``Answer``, or the ``CreditscopeError`` for the failure (its record
+filled in, not yet in the ledger).
 """
 
 from __future__ import annotations
@@ -59,13 +61,12 @@ async def send_with_retries(
     policy: RetryPolicy,
     base_url: str,
     started: float,
-    on_lost: Callable[[], bool] = lambda: True,
+    on_lost: Callable[[], None] = lambda: None,
 ) -> Answer:
     """Send ``op`` until it answers or the policy gives up; ``rec`` records every attempt.
 
     ``on_lost`` is called when an attempt's answer was lost after the request may
-    have reached the service (it may have been charged); it returns whether the
-    budget still allows another attempt.
+    have reached the service (it may have been charged); that attempt is the last.
     """
     charged_on_retries = 0
     while True:
@@ -78,10 +79,11 @@ async def send_with_retries(
                 headers=headers,
             ))
         except httpx.TransportError as exc:
-            may_retry = True
-            if not never_left(exc):
-                may_retry = on_lost()  # the request left: it may have been charged
-            if may_retry and rec.attempts <= policy.max_retries \
+            lost = not never_left(exc)
+            if lost:  # the request left: it may have been charged, so it is not re-sent
+                rec.possibly_charged = price
+                on_lost()
+            if not lost and rec.attempts <= policy.max_retries \
                     and policy.retries_exception(op.method, exc):
                 await policy.sleep(policy.backoff(rec.attempts - 1))
                 continue
@@ -93,6 +95,7 @@ async def send_with_retries(
             else:
                 error = ConnectionFailed(f"Cannot reach {base_url}: {exc}",
                                          code="connection_failed")
+            error.possibly_charged = rec.possibly_charged
             raise error from exc
         status = response.status_code
         if status >= 400 and policy.retries_status(op.method, status):

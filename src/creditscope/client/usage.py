@@ -15,29 +15,16 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal
 
-from pydantic import BaseModel
-
-from creditscope import models
 from creditscope.client.records import UNEXPLAINED
+from creditscope.operations import NO_MATCH, OTHER_GRADE
 
 Period = Literal["day", "hour"]
 Outcome = Literal["ok", "error", "refused", "unexplained"]
 OUTCOMES: tuple[Outcome, ...] = ("ok", "error", "refused", "unexplained")
-GRADES = ("high", "medium", "low", "none")  # "none": the lookup found no match
-OTHER_GRADE = "other"  # a confidence the spec does not name
-GRADE_NAMES = {"high": "high", "medium": "medium", "low": "low", "none": "no match",
+GRADES = ("high", "medium", "low", NO_MATCH)  # NO_MATCH: the lookup found no match
+GRADE_NAMES = {"high": "high", "medium": "medium", "low": "low", NO_MATCH: "no match",
                OTHER_GRADE: "other"}
 _CACHED = frozenset({"hit", "stale"})
-
-
-def match_grade(answer: BaseModel) -> str | None:
-    """A company lookup's grade: its best match's confidence, or "none" when nothing
-    matched; None for every other answer (nothing to grade)."""
-    if not isinstance(answer, models.CompanyLookup):
-        return None
-    if not answer.matches:
-        return "none"
-    return (answer.matches[0].confidence or OTHER_GRADE).lower()
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ from datetime import UTC, datetime
 from creditscope.client.usage import UsageRow
 
 _SELECT = ("SELECT at, operation, status, cache, credits_charged, credits_saved, error_code,"
-           " attempts, match_grade FROM calls WHERE at >= ? AND session LIKE ? ORDER BY id")
+           " attempts, match_grade FROM calls WHERE at >= ? AND session LIKE ?"
+           " AND (? IS NULL OR account = ?) ORDER BY id")
 
 
 def _utc(text: str) -> datetime:
@@ -21,9 +22,9 @@ def _utc(text: str) -> datetime:
 
 
 def rows_in_file(db: sqlite3.Connection, since: datetime | None = None,
-                 session: str | None = None) -> list[UsageRow]:
+                 session: str | None = None, account: str | None = None) -> list[UsageRow]:
     """Every row of the ledger file from ``since`` on (all when None), oldest first; of
-    one ``session`` only, when given.
+    one ``session`` and one ``account`` only, when given.
 
     ``at`` is written in UTC ISO form (``CallRecord.started_at``), so comparing the text
     selects by time, and 100,000 rows from years past are never read for two weeks."""
@@ -32,5 +33,5 @@ def rows_in_file(db: sqlite3.Connection, since: datetime | None = None,
         UsageRow(_utc(at), operation, status, cache, int(charged), int(saved), error_code,
                  attempts, grade)
         for at, operation, status, cache, charged, saved, error_code, attempts, grade
-        in db.execute(_SELECT, (start, "%" if session is None else session))
+        in db.execute(_SELECT, (start, "%" if session is None else session, account, account))
     ]

@@ -27,7 +27,7 @@ import click
 
 from creditscope import operations
 from creditscope.outside_text import shown
-from creditscope.wording import counted
+from creditscope.wording import counted, possibly_charged
 
 if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
     from creditscope.client.client import DataClient
@@ -221,9 +221,14 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
     why = f"{remedy.title.lower()}: {run.stopped}" if remedy is not None else run.stopped
     reason = INTERRUPTED if interrupted else (f"stopped: {why}" if run.stopped else "")
     written = _write(output, source, client, plan, not_run=reason or "not run")
+    lost = f" · {possibly_charged(run.possibly_charged)}" if run.possibly_charged else ""
     click.echo(
-        f"{run.rows_done} of {plan.valid} valid rows done · {run.spent} credits spent · "
+        f"{run.rows_done} of {plan.valid} valid rows done · {run.spent} credits spent{lost} · "
         f"{counted(run.errors, 'error')} · {plan.invalid} invalid", err=True)
+    if run.possibly_charged:
+        click.echo("Answers lost after their request left were not sent again: the next"
+                   " balance the service reports settles them (`creditscope credits`).",
+                   err=True)
     if reason:
         click.echo(shown(f"{plan.valid - run.rows_done} rows not run: {reason}. Run the same "
                          "command again to continue; finished rows come from the cache for "

@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import json
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, cast
 
 import click
 
 from creditscope.client.ledger import CreditLedger
+from creditscope.client.ledger_file import UNKNOWN_ACCOUNT
 from creditscope.client.ledger_totals import Totals
 from creditscope.commands.error_output import JsonErrorsCommand
 from creditscope.shown_url import shown_url
+from creditscope.wording import counted, possibly_charged
 
 if TYPE_CHECKING:
     from creditscope.commands.credits_usage import Grouping
@@ -66,17 +68,22 @@ def totals_json(totals: Totals) -> dict[str, object]:
 
 @click.command(cls=JsonErrorsCommand)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON (errors too).")
+@click.option("--all", "all_accounts", is_flag=True,
+              help="Every account in the ledger, each apart (default: the configured one).")
 @click.option("--by", type=click.Choice(["day", "hour", "operation"]),
               help="Where the credits went: per day or hour (UTC), or per operation, with"
                    " the cache's savings, calls by outcome and company lookups' grades.")
 @click.option("--since", callback=lambda _ctx, _param, text: utc_since(text), metavar="DATE",
               help="With --by: only calls from this UTC date (YYYY-MM-DD) on.")
 @click.option("--csv", "as_csv", is_flag=True, help="With --by: print CSV.")
-def command(as_json: bool, by: str | None, since: datetime | None, as_csv: bool) -> None:
-    """Show credits spent and saved: the last session and all time, per operation;
-    with --by, per day, hour or operation."""
+def command(as_json: bool, all_accounts: bool, by: str | None, since: datetime | None,
+            as_csv: bool) -> None:
+    """Show credits spent and saved by the configured account (service and key): the
+    last session and all time, per operation; with --all, every account apart; with
+    --by, per day, hour or operation."""
+    from creditscope.client.curl import mask_key
     from creditscope.commands.settings_loading import command_settings
-    from creditscope.wiring import ledger_path
+    from creditscope.wiring import configured_account, ledger_path, open_ledger, service_address
 
     if by is None and (since is not None or as_csv):
         raise click.UsageError("--since and --csv go with --by day, hour or operation.")
@@ -84,59 +91,101 @@ def command(as_json: bool, by: str | None, since: datetime | None, as_csv: bool)
         raise click.UsageError("Choose one of --csv and --json.")
     settings = command_settings()
     path = ledger_path(settings)
-    if not path.exists():
+    if not path.exists() and not as_json:
         click.echo(f"No calls recorded yet ({path}).")
         return
-    ledger = CreditLedger(path)
+    # No file yet and JSON asked for: the same JSON, all zero (nothing is created).
+    ledger = open_ledger(settings) if path.exists() else CreditLedger(None)
     for warning in ledger.warnings:  # a damaged ledger was set aside and rebuilt
         click.echo(f"warning: {warning}", err=True)
+    configured = configured_account(settings)
     if by is not None:
         _show_usage(ledger, cast("Grouping", by), since, "csv" if as_csv else
-                    "json" if as_json else "table")
+                    "json" if as_json else "table", None if all_accounts else configured)
         return
     try:
-        lifetime = ledger.lifetime_totals()
-        latest = ledger.latest_session()
-        session = ledger.session_totals_for(latest[0]) if latest else Totals()
+        accounts = ledger.accounts() if all_accounts else [configured]
+        reports = [_account_report(ledger, account) for account in accounts]
+        others = [a for a in ledger.accounts() if a != configured]
     finally:
         ledger.close()
-    service = "built-in sandbox" if settings.is_sandbox else shown_url(str(settings.base_url))
+    address = service_address(settings)
+    service = "built-in sandbox" if settings.is_sandbox else shown_url(address.base_url)
+    key = mask_key(address.api_key) or "no key"
     if as_json:
-        click.echo(json.dumps({
-            "service": service,
-            # spent includes unexplained: balance falls no recorded call explains.
-            # possibly_charged is not in spent: lost answers a later balance settles.
-            "last_session": totals_json(session),
-            "last_session_started": latest[1].isoformat() if latest else None,
-            "lifetime": totals_json(lifetime),
-        }, indent=2))
+        shown_reports = [report.as_json(report.account == configured) for report in reports]
+        click.echo(json.dumps(
+            {"service": service, "account": configured, "accounts": shown_reports}
+            if all_accounts else {"service": service, **shown_reports[0]}, indent=2))
         return
-    click.echo(f"Service: {service}")
-    if latest:
-        click.echo(f"\nLast session (started {latest[1]:%Y-%m-%d %H:%M} UTC)")
-        click.echo("\n".join(totals_table(session)))
-    click.echo("\nLifetime")
-    click.echo("\n".join(totals_table(lifetime)))
-    if lifetime.unexplained:
-        click.echo(f"\nUnexplained: {_thousands(lifetime.unexplained)} of the credits spent"
-                   " were a fall in the service's balance that no recorded call explains"
-                   " (details in the explorer's Activity).")
-    if lifetime.possibly_charged:
-        click.echo(f"\nPossibly charged: {_thousands(lifetime.possibly_charged)} credits for"
-                   " answers lost after the request left (a timeout or a dropped connection)."
-                   " Not in spent yet: the next balance the service reports settles them"
-                   " (charged, or released).")
-    if lifetime.remaining is not None:
-        click.echo(f"\nRemaining (last reported): {_thousands(lifetime.remaining)} credits")
+    for report in reports:
+        heading = (f"Account: {service}, key {key}" if report.account == configured
+                   else "Account: calls recorded before accounts were kept"
+                   if report.account == UNKNOWN_ACCOUNT
+                   else f"Account: another service or key ({report.account})")
+        click.echo("\n".join(report.lines(heading)))
+        click.echo("")
+    if others and not all_accounts:
+        click.echo(f"{counted(len(others), 'other account')} in this ledger: see"
+                   " `creditscope credits --all`.")
 
 
-def _show_usage(ledger: CreditLedger, by: Grouping, since: datetime | None, form: str) -> None:
-    """``--by``: the figures Usage shows, as a table, CSV or JSON."""
+@dataclass(frozen=True)
+class AccountReport:
+    """One account's figures: its last session and its lifetime."""
+
+    account: str
+    lifetime: Totals
+    session: Totals
+    started: datetime | None
+
+    def as_json(self, configured: bool) -> dict[str, object]:
+        # spent includes unexplained: balance falls no recorded call explains.
+        # possibly_charged is not in spent: lost answers a later balance settles.
+        return {"account": self.account, "configured": configured,
+                "last_session": totals_json(self.session),
+                "last_session_started": self.started.isoformat() if self.started else None,
+                "lifetime": totals_json(self.lifetime)}
+
+    def lines(self, heading: str) -> list[str]:
+        """The account's figures as text, under ``heading``."""
+        lifetime = self.lifetime
+        out = [heading]
+        if self.started is not None:
+            out += [f"\nLast session (started {self.started:%Y-%m-%d %H:%M} UTC)",
+                    *totals_table(self.session)]
+        out += ["\nLifetime", *totals_table(lifetime)]
+        if lifetime.unexplained:
+            out.append(f"\nUnexplained: {_thousands(lifetime.unexplained)} of the credits"
+                       " spent were a fall in the service's balance that no recorded call"
+                       " explains (details in the explorer's Activity).")
+        if lifetime.possibly_charged:
+            out.append(f"\n{possibly_charged(lifetime.possibly_charged).capitalize()} for"
+                       " answers lost after the request left (a timeout or a dropped"
+                       " connection). Not in spent yet: the next balance the service reports"
+                       " settles them (charged, or released).")
+        if lifetime.remaining is not None:
+            out.append(f"\nRemaining (last reported): {_thousands(lifetime.remaining)} credits")
+        return out
+
+
+def _account_report(ledger: CreditLedger, account: str) -> AccountReport:
+    latest = ledger.latest_session(account)
+    return AccountReport(
+        account, ledger.lifetime_totals(account),
+        ledger.session_totals_for(latest[0], account) if latest else Totals(),
+        latest[1] if latest else None)
+
+
+def _show_usage(ledger: CreditLedger, by: Grouping, since: datetime | None, form: str,
+                account: str | None) -> None:
+    """``--by``: the figures Usage shows (of ``account``; None: every account), as a
+    table, CSV or JSON."""
     from creditscope.client.usage import usage_of
     from creditscope.commands.credits_usage import usage_csv, usage_json, usage_table
 
     try:
-        rows = ledger.usage_rows()
+        rows = ledger.usage_rows(account=account)
     finally:
         ledger.close()
     start = since.replace(tzinfo=UTC) if since is not None else None

@@ -18,6 +18,7 @@ import click
 from creditscope.client.errors import CreditscopeError
 from creditscope.commands.remedies import remedy_for
 from creditscope.outside_text import json_text, shown_lines
+from creditscope.wording import lost_answer_sentence
 
 JSON_FLAG = "--json"
 _WANTS_JSON = "creditscope.json_errors"
@@ -53,8 +54,11 @@ def client_problem(error: CreditscopeError) -> CommandProblem:
     """A client exception in the command line's words (``commands.remedies``)."""
     remedy = remedy_for(error)
     code = error.code or _snake(type(error).__name__)
-    return CommandProblem(code, f"{remedy.title}: {error.message}", remedy.step_for(error),
-                          remedy.exit_code_for(error), text=f"{remedy.title}: {error}")
+    # A lost answer says what it may have cost, on the line and in the JSON message.
+    lost = f" {lost_answer_sentence(error.possibly_charged)}" if error.possibly_charged else ""
+    return CommandProblem(code, f"{remedy.title}: {error.message}{lost}",
+                          remedy.step_for(error), remedy.exit_code_for(error),
+                          text=f"{remedy.title}: {error}{lost}")
 
 
 def usage_problem(error: click.ClickException, command_path: str) -> CommandProblem:

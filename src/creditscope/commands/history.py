@@ -95,10 +95,9 @@ def history_lines(entries: list[HistoryEntry]) -> list[str]:
 def command(search: str, label: str | None, since: str | None, limit: int, as_json: bool,
             har_file: Path | None) -> None:
     """Show past calls of every session, newest first (nothing is sent)."""
-    from creditscope.client.ledger import CreditLedger
     from creditscope.commands.settings_loading import command_settings
     from creditscope.support.har_export import har_export
-    from creditscope.wiring import build_client, ledger_path
+    from creditscope.wiring import build_client, ledger_path, open_ledger
 
     query = HistoryQuery(search=search, label=label, limit=limit + 1,
                          since=parse_since(since) if since else None)
@@ -121,7 +120,7 @@ def command(search: str, label: str | None, since: str | None, limit: int, as_js
     if not path.exists():
         click.echo("[]" if as_json else f"No calls recorded yet ({path}).")
         return
-    ledger = CreditLedger(path)
+    ledger = open_ledger(settings)
     for warning in ledger.warnings:
         click.echo(f"warning: {warning}", err=True)
     try:

@@ -30,12 +30,14 @@ CREATE TABLE requests (
     cost INTEGER NOT NULL DEFAULT 0,
     status TEXT,                -- NULL until it has an outcome
     credits INTEGER NOT NULL DEFAULT 0,
+    possibly_charged INTEGER NOT NULL DEFAULT 0,  -- its answer was lost after it left
     cache TEXT NOT NULL DEFAULT '',
     error TEXT NOT NULL DEFAULT '',
     fields TEXT                 -- the answer's key fields, JSON
 )
 """
-_COLUMNS = "id, key, params, first_line, rows, cost, status, credits, cache, error, fields"
+_COLUMNS = ("id, key, params, first_line, rows, cost, status, credits, cache, error, fields,"
+            " possibly_charged")
 
 
 @dataclass
@@ -47,6 +49,7 @@ class Outcome:
     cache: str = ""  # the CallRecord's cache state: hit, stale, miss, ...
     error: str = ""
     fields: dict[str, Any] = field(default_factory=dict)  # the answer's key fields
+    possibly_charged: int = 0  # the answer was lost after the request left: maybe charged
 
 
 @dataclass(frozen=True)
@@ -101,10 +104,11 @@ class RequestIndex:
     def finish(self, request_id: int, outcome: Outcome) -> None:
         """Keep what a request came to (its key fields only)."""
         self._db.execute(
-            "UPDATE requests SET status = ?, credits = ?, cache = ?, error = ?, fields = ? "
-            "WHERE id = ?",
+            "UPDATE requests SET status = ?, credits = ?, cache = ?, error = ?, fields = ?, "
+            "possibly_charged = ? WHERE id = ?",
             (outcome.status, outcome.credits, outcome.cache, outcome.error,
-             json.dumps(outcome.fields, ensure_ascii=False, default=str), request_id))
+             json.dumps(outcome.fields, ensure_ascii=False, default=str),
+             outcome.possibly_charged, request_id))
 
     def __len__(self) -> int:
         return int(self._db.execute("SELECT count(*) FROM requests").fetchone()[0])
@@ -137,7 +141,8 @@ class RequestIndex:
 
 
 def _request(row: tuple[Any, ...]) -> UniqueRequest:
-    request_id, key, params, first_line, rows, cost, status, credits, cache, error, fields = row
+    (request_id, key, params, first_line, rows, cost, status, credits, cache, error, fields,
+     possibly) = row
     outcome = None if status is None else Outcome(status, credits, cache, error,
-                                                  json.loads(fields or "{}"))
+                                                  json.loads(fields or "{}"), possibly)
     return UniqueRequest(request_id, key, json.loads(params), first_line, rows, cost, outcome)

@@ -29,7 +29,9 @@ from creditscope.support.batch_plan import BatchPlan, request_key, row_request
 if TYPE_CHECKING:
     from creditscope.client.client import DataClient
 
-STATUS_COLUMNS = ("line", "status", "credits", "cache", "error")
+# ``possibly_charged``: credits a request whose answer was lost may have cost (not in
+# ``credits``); the account's next balance settles it (``creditscope credits``).
+STATUS_COLUMNS = ("line", "status", "credits", "possibly_charged", "cache", "error")
 
 
 @dataclass(frozen=True)
@@ -66,7 +68,8 @@ def result_rows(
     # Outcomes no longer change; a bounded cache spares duplicates a lookup on disk.
     find = functools.lru_cache(maxsize=4096)(plan.index.find)
     for row in source:
-        out: dict[str, Any] = {"line": row.line, "credits": 0, "cache": "", "error": ""}
+        out: dict[str, Any] = {"line": row.line, "credits": 0, "possibly_charged": 0,
+                               "cache": "", "error": ""}
         out.update(zip(columns.echo, row.echo, strict=False))
         if row.blank:
             out["status"] = "blank"
@@ -100,7 +103,8 @@ def _with_outcome(out: dict[str, Any], request: UniqueRequest, first: bool, not_
         return out
     out.update(status=outcome.status, error=outcome.error)
     if first:
-        out.update(credits=outcome.credits, cache=outcome.cache)
+        out.update(credits=outcome.credits, possibly_charged=outcome.possibly_charged,
+                   cache=outcome.cache)
     for name, column in key_columns.items():
         out[column] = outcome.fields.get(name)
     return out

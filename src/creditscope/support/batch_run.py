@@ -48,6 +48,7 @@ class BatchRun:
     concurrency: int = DEFAULT_CONCURRENCY
     on_progress: Callable[[int, int], None] | None = None  # (rows done, credits spent)
     spent: int = 0
+    possibly_charged: int = 0  # answers lost after their request left: maybe charged
     rows_done: int = 0
     errors: int = 0  # distinct requests that came to an error
     stopped: str = ""  # why the run stopped early ("" when it did not)
@@ -129,6 +130,7 @@ class BatchRun:
     def _finished(self, request: UniqueRequest, outcome: Outcome) -> None:
         self.plan.index.finish(request.id, outcome)
         self.spent += outcome.credits
+        self.possibly_charged += outcome.possibly_charged
         self.rows_done += request.rows
         self.errors += outcome.status == "error"
         if self.on_progress is not None:
@@ -140,4 +142,5 @@ def _failed(exc: CreditscopeError) -> Outcome:
     credits = record.credits_charged if record is not None else 0
     cache = str(record.cache) if record is not None else ""
     code = f"[{exc.code}] " if exc.code else ""
-    return Outcome("error", credits, cache, f"{code}{exc.message}")
+    return Outcome("error", credits, cache, f"{code}{exc.message}",
+                   possibly_charged=exc.possibly_charged)

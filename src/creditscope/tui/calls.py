@@ -240,7 +240,13 @@ class ResultArea(Vertical):
         place = f"{id(self.screen)}:{group}:{request.label or request.operation}"
         verdict = host.spend_guard.decide(place, intent, refresh=request.refresh,
                                           deliberate=deliberate or confirm_over_budget)
-        if verdict is not Verdict.SEND:
+        if verdict is Verdict.JOIN:
+            # Sent through the client all the same: its single-flight answers this press
+            # from the exchange on the wire (nothing more is spent), in this area too.
+            what = request.label or request.operation
+            self.app.notify(f"Already fetching {what}: this press gets the same answer,"
+                            " nothing more is spent.", title="Joined", timeout=3)
+        elif verdict is not Verdict.SEND:
             self._not_sent(request, verdict, intent)
             return False
         self.last_request = request
@@ -277,9 +283,6 @@ class ResultArea(Vertical):
             self.app.notify(f"Not sent: {what} was asked for right after another paid request "
                             "here (a held key?). Press again to send it.",
                             title="Ignored a repeated press", timeout=4)
-        elif verdict is Verdict.JOIN:
-            self.app.notify(f"Already fetching {what}: this press waits for the same answer, "
-                            "nothing more is spent.", title="Joined", timeout=3)
         elif verdict is Verdict.CONFIRM:
             age = host_of(self).spend_guard.age(intent) or 0.0
             price = credits_text(price_of(host_of(self), request.operation))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from creditscope.client import errors
+from creditscope.wording import lost_answer_sentence
 
 RETRY = "retry"
 OPEN_SETTINGS = "settings"
@@ -113,5 +114,8 @@ def describe(error: BaseException) -> tuple[str, str, str, str]:
             )
             if part
         )
-        return remedy.title, code, error.message, remedy.step_for(error)
+        step = remedy.step_for(error)
+        if error.possibly_charged:  # the answer was lost after the request left
+            step = f"{lost_answer_sentence(error.possibly_charged)} {step}"
+        return remedy.title, code, error.message, step
     return remedy.title, type(error).__name__, str(error), remedy.step_for(error)

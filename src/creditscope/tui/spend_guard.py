@@ -12,7 +12,9 @@ same rules, with no case per screen:
   is ignored, and each ignored press extends the window, so holding a key for
   ten seconds spends once. Ignoring a press for another request (a held
   "load more" asks for a new page each time) says so.
-- **A press while the same request is on the wire joins it**: nothing new is sent.
+- **A press while the same request is on the wire joins it**: nothing new is
+  sent, and its answer lands where this press was made too (the area sends it
+  through the client, whose single-flight shares the one exchange).
 - **A paid refresh of data fetched moments ago** (less than ``RECENT_WINDOW``
   seconds) needs a second, deliberate press: the first one only says so.
 

@@ -23,6 +23,7 @@ from creditscope.tui.remedies import (
     describe,
     remedy_for,
 )
+from creditscope.wording import possibly_charged
 
 __all__ = ["GO_ONLINE", "OPEN_SETTINGS", "RETRY", "ErrorPanel", "NextStep", "describe",
            "next_steps"]
@@ -92,10 +93,13 @@ class ErrorPanel(Vertical):
         self.display = True
 
     def _priced(self, label: str, action: str) -> str:
-        """``Retry · N cr``, ``Go online · N cr``: a button that sends says what it costs."""
-        if action in (RETRY, GO_ONLINE) and self.price is not None:
-            return f"{label} · {credits_text(self.price)}"
-        return label
+        """``Retry · N cr``, ``Go online · N cr``: a button that sends says what it costs,
+        and a Retry after a lost answer that the earlier try may have been charged."""
+        if action not in (RETRY, GO_ONLINE) or self.price is None:
+            return label
+        lost = getattr(self.error, "possibly_charged", 0)
+        earlier = f" · earlier try {possibly_charged(lost)}" if action == RETRY and lost else ""
+        return f"{label} · {credits_text(self.price)}{earlier}"
 
     def clear(self) -> None:
         """Hide the panel."""
