@@ -62,9 +62,11 @@ def loads(
     *,
     max_depth: int = MAX_JSON_DEPTH,
     object_pairs_hook: Callable[[list[tuple[str, Any]]], Any] | None = None,
+    keep_lone_surrogates: bool = False,
 ) -> Any:
     """``json.loads`` that raises :class:`JsonTooDeep` (a ValueError) past ``max_depth``
-    levels, before parsing, and gives no lone surrogate back (U+FFFD in its place)."""
+    levels, before parsing, and gives no lone surrogate back (U+FFFD in its place), unless
+    ``keep_lone_surrogates`` (a service that refuses them must see them)."""
     # As json.loads reads bytes: UTF-8, -16 or -32, told apart by their first bytes.
     decoded = (text.decode(json.detect_encoding(text), "surrogatepass")
                if isinstance(text, bytes) else text)
@@ -73,7 +75,9 @@ def loads(
     value = json.loads(decoded, object_pairs_hook=object_pairs_hook)
     # json keeps a lone surrogate ("\ud800" with no pair), which no file, terminal or
     # clipboard can encode: a paid answer holding one could never be written out.
-    return without_lone_surrogates(value) if _MAY_HOLD_SURROGATE.search(decoded) else value
+    if keep_lone_surrogates or not _MAY_HOLD_SURROGATE.search(decoded):
+        return value
+    return without_lone_surrogates(value)
 
 
 # A surrogate escape, or a surrogate character (a str, or bytes read "surrogatepass");

@@ -173,7 +173,8 @@ async def test_it_is_batchable(client: DataClient, tmp_path: Path) -> None:
     assert columns.all[-4:] == ("text", "times", "echo", "length")
     out = io.StringIO()
     write_rows(out, "jsonl", columns.all,
-               result_rows(source, client, plan, columns, not_run="not run"))
+               result_rows(source, client, plan, columns, not_run="not run",
+                           dry_run=False))
     plan.index.close()
     lines = out.getvalue().splitlines()
     assert '"echo": "hi hi", "length": 5' in lines[0]

@@ -179,12 +179,11 @@ class CallPipeline:
                                     fetched_at=first.fetched_at)
             return Result(shared.data.model_copy(deep=True), rec)
 
-        # A shared budget is another's limit: no confirmation passes it (nor its retries).
+        # A shared budget is another's limit: no confirmation passes it.
         confirmed = confirm_over_budget and not self.ledger.session.budget_is_shared
         reservation = self._reserve(op, price, confirmed)
         exchange = Exchange(op, clean, price, refresh, started, reservation,
-                            (idempotency_key or str(uuid.uuid4())) if op.is_post else None,
-                            confirmed)
+                            (idempotency_key or str(uuid.uuid4())) if op.is_post else None)
         # The exchange runs in its own task: whatever happens to this caller, the
         # answer is cached and the call recorded, and waiters still get it.
         task = asyncio.get_running_loop().create_task(self._exchange(exchange))

@@ -33,7 +33,7 @@ def json_body(raw: bytes) -> Any:
     if not raw.strip():
         raise invalid_parameter("body", "a JSON object is required", reason="body_required")
     try:
-        body = json_limits.loads(raw)
+        body = json_limits.loads(raw, keep_lone_surrogates=True)
         # A lone surrogate ("\\ud800") parses but is not text: refuse it here.
         json.dumps(body, ensure_ascii=False).encode("utf-8")
     except ValueError:  # JsonTooDeep too: absurdly deep nesting

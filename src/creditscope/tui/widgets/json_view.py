@@ -15,6 +15,7 @@ from textual.widgets import Input, Label, Static
 from creditscope import json_limits
 from creditscope.outside_text import json_text
 from creditscope.tui.widgets.text_input import TextInput, focus_now
+from creditscope.wording import counted
 
 
 def pretty_json(raw: str | None) -> str:
@@ -38,7 +39,8 @@ def shown_part(document: str) -> str:
     """``document``, cut past :data:`MAX_SHOWN_CHARS` with a note of its full length."""
     if len(document) <= MAX_SHOWN_CHARS:
         return document
-    return (f"{document[:MAX_SHOWN_CHARS]}\n… (cut: {len(document):,} characters in all;"
+    whole = counted(len(document), "character", grouped=True)
+    return (f"{document[:MAX_SHOWN_CHARS]}\n… (cut: {whole} in all;"
             " copy or save the response for the whole of it)")
 
 
