@@ -230,7 +230,8 @@ async def test_a_429_with_infinite_retry_after_is_retried_with_backoff(
 
 
 @pytest.mark.parametrize("charged", ["-5", "2.5", "lots", "9223372036854775807",
-                                     "99999999999999999999999", "1000000001"])
+                                     "99999999999999999999999", "1000000001", "1_000",
+                                     "+7", " 7 7"])
 async def test_a_hostile_credits_charged_header_is_not_trusted(
     make_client: Any, service: FakeService, charged: str
 ) -> None:

@@ -370,3 +370,73 @@ def test_the_cli_refuses_a_bidi_override_free_naming_it(service: FakeService) ->
     rows = [line.split() for line in credits.output.splitlines()]
     assert [FIND, "1", "0", "0", "1"] in rows  # recorded as refused, costing nothing
 
+
+
+# --- the rest of what the CLI prints on a terminal ------------------------------------
+
+
+class _TerminalStdout:
+    """What ``sys`` looks like to code asking whether standard output is a terminal:
+    CliRunner's stream, saying it is one."""
+
+    class _Terminal:
+        def __init__(self, stream: io.TextIOBase) -> None:
+            self._stream = stream
+
+        def isatty(self) -> bool:
+            return True
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self._stream, name)
+
+    @property
+    def stdout(self) -> object:
+        import sys
+
+        return self._Terminal(sys.stdout)
+
+
+def test_batch_out_to_a_terminal_shows_every_cell_visibly(
+    service: FakeService, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from creditscope.support import batch_destination
+
+    source = tmp_path / "companies.csv"
+    source.write_text(f"name,customer_ref\nContoso,{OSC52_CLIPBOARD}{OSC0_TITLE}\n", "utf-8")
+    monkeypatch.setattr(batch_destination, "sys", _TerminalStdout())
+    result = run("batch", FIND, str(source), "--out", "-", "--yes", "--ignore-extra-columns")
+    assert result.exit_code == 0, result.output
+    assert terminal_safe(result.stdout.replace("\r", ""))
+    assert "\\x1b]52;c;" in result.stdout and "\\x1b]0;pwned\\x07" in result.stdout
+    monkeypatch.undo()
+    piped = run("batch", FIND, str(source), "--out", "-", "--yes", "--ignore-extra-columns")
+    assert "\x1b]0;pwned\x07" in piped.stdout  # a pipe gets the exact data
+
+
+def test_import_har_shows_a_method_with_escape_sequences_visibly(tmp_path: Path) -> None:
+    har = har_file(tmp_path / "method.har", [f"{SANDBOX_BASE_URL}/restaurants/search"])
+    document = json.loads(har.read_text("utf-8"))
+    document["log"]["entries"][0]["request"]["method"] = f"GET{OSC0_TITLE}\x1b[2J"
+    har.write_text(json.dumps(document), "utf-8")
+    listed = run("import-har", str(har))
+    assert listed.exit_code == 0, listed.output
+    assert terminal_safe(listed.stdout)
+    assert "GET\\x1b]0;PWNED\\x07\\x1b[2J" in listed.stdout  # (methods are upper-cased)
+
+
+def test_a_batch_files_column_names_are_shown_visibly_in_its_error(tmp_path: Path) -> None:
+    source = tmp_path / "columns.tsv"
+    source.write_text(f"name\tx{OSC0_TITLE}\x1b[2J\nAcme\t1\n", "utf-8")
+    result = run("batch", FIND, str(source), "--dry-run")
+    assert result.exit_code == 2
+    assert terminal_safe(result.stderr)
+    assert "x\\x1b]0" in result.stderr
+
+
+@pytest.mark.parametrize("codec", ["base64", "hex", "rot13", "zlib_codec"])
+def test_a_codec_that_is_no_text_encoding_is_a_usage_error(tmp_path: Path, codec: str) -> None:
+    source = tmp_path / "companies.csv"
+    source.write_text("name\nAcme\n", "utf-8")
+    result = run("batch", FIND, str(source), "--dry-run", "--encoding", codec)
+    assert result.exit_code == 2, result.output
+    assert f"--encoding {codec}: not a text encoding" in result.stderr

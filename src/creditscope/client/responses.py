@@ -29,10 +29,10 @@ def query_params(params: dict[str, Any]) -> dict[str, str]:
 def int_header(response: httpx.Response, name: str) -> int | None:
     """An integer header such as ``X-Credits-Charged``; None when absent or garbled."""
     value = response.headers.get(name)
-    try:
-        return int(value) if value is not None else None
-    except ValueError:
-        return None
+    # Plain ASCII digits only, as HTTP writes numbers: Python's int() also takes "1_000",
+    # " 7", "+7" and other scripts' digits, which no service sends on purpose.
+    text = value.strip() if value is not None else ""
+    return int(text) if text.isascii() and text.isdigit() else None
 
 
 MAX_CREDITS_HEADER = 10**9

@@ -118,7 +118,8 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
                                encoding=encoding)
             destination = ResultFile(out, file) if out is not None else None
         except (BatchFileProblem, DestinationProblem) as exc:
-            raise click.UsageError(str(exc)) from None
+            # The message quotes the file (its column names): shown, never obeyed.
+            raise click.UsageError(shown(str(exc))) from None
         code = _batch(source, Output(destination, excel), yes=yes, concurrency=concurrency,
                       dry_run=dry_run, allow_unknown_place=allow_unknown_place)
     except KeyboardInterrupt:  # click would say "Aborted!" and exit 1

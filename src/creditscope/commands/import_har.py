@@ -50,8 +50,10 @@ def listing_lines(items: list[PricedRequest]) -> list[str]:
         # a value of a million characters is cut (``--json`` keeps it whole).
         what = (f"{imported.operation} " + " ".join(f"{shown_value(k)}={shown_value(str(v))}"
                                                     for k, v in imported.params.items())
-                if imported else f"{request.method} {shown_value(request.path)}")
-        lines.append(f"#{request.number:<5} seen {seen:<4} {what.strip()}")
+                if imported else f"{shown_value(request.method)} {shown_value(request.path)}")
+        # shown() again over the whole line: what is shown already is plain, so only a
+        # field a HAR controls and nobody escaped (a method, a status) is changed.
+        lines.append(shown(f"#{request.number:<5} seen {seen:<4} {what.strip()}"))
         lines.append(f"       now: {shown_value(item.now, 4 * SHOWN_VALUE_LIMIT)}")
         if command := call_command(item):  # valid, so its values are of bounded length
             lines.append(f"       run: {shown(command)}")

@@ -21,8 +21,9 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import TextIO
+from typing import TextIO, cast
 
+from creditscope.outside_text import shown
 from creditscope.private_files import refuse_unwritable, replacing
 
 STDOUT = "-"
@@ -45,10 +46,27 @@ class ResultFile:
         """Call ``fill`` with an open text handle; returns what it returns (rows written).
         The target is replaced only once ``fill`` has finished."""
         if self.to_stdout:
-            return fill(sys.stdout)
+            # On a terminal, the service's cells are shown, never obeyed (a file keeps
+            # the exact data: it is read by programs, and formulas are neutralised).
+            return fill(cast("TextIO", _TerminalText(sys.stdout)) if sys.stdout.isatty()
+                        else sys.stdout)
         with replacing(self.path, private=False, encoding="utf-8-sig" if bom else "utf-8",
                        newline="", new_mode=_plain_open_mode()) as text:
             return fill(text)
+
+
+class _TerminalText:
+    """A text handle that writes to a terminal with every hidden character shown
+    (``\\x1b``), line breaks kept."""
+
+    def __init__(self, terminal: TextIO) -> None:
+        self._terminal = terminal
+
+    def write(self, text: str) -> int:
+        return self._terminal.write(shown(text, keep="\r\n"))
+
+    def flush(self) -> None:
+        self._terminal.flush()
 
 
 def _check(out: Path, source: Path) -> None:

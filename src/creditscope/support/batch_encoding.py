@@ -68,7 +68,11 @@ def detect_encoding(path: Path, forced: str | None = None) -> TextEncoding:
                     if head.startswith(bom)), None)
     encoding = sniffed or TextEncoding("utf-8")
     if forced is not None:
-        name = codecs.lookup(forced).name
+        codec = codecs.lookup(forced)
+        if not getattr(codec, "_is_text_encoding", True):
+            # base64, hex, rot13, zlib: codecs Python knows that turn bytes into bytes.
+            raise LookupError(f"{forced} is not a text encoding")
+        name = codec.name
         # --encoding utf-8 / utf-16 on a file with its BOM: the BOM says the rest.
         if sniffed is None or _family(name) != _family(sniffed.codec):
             encoding = TextEncoding(name, b"", f"{forced} (--encoding)")

@@ -107,7 +107,7 @@ class BatchFile:
         except (EncodingProblem, FileRefused) as exc:
             raise BatchFileProblem(str(exc)) from None
         except LookupError:
-            raise BatchFileProblem(f"--encoding {forced}: Python knows no such encoding "
+            raise BatchFileProblem(f"--encoding {forced}: not a text encoding Python knows "
                                    "(try utf-8, utf-16, cp1252 or latin-1)") from None
         except FileNotFoundError:
             raise BatchFileProblem(f"{self.path}: no such file") from None
