@@ -56,6 +56,7 @@ from pydantic_settings import (
 from pydantic_settings import SettingsError as SourceError
 
 from creditscope import operations
+from creditscope.outside_text import escaped, hidden
 from creditscope.settings_file import read_toml, write_private_toml
 from creditscope.settings_preview import (
     CONFIG_FILE_ENV,
@@ -174,7 +175,12 @@ class Settings(BaseSettings):
     @field_validator("base_url")
     @classmethod
     def _blank_is_none(cls, value: str | None) -> str | None:
-        return (value or "").strip() or None
+        url = (value or "").strip() or None
+        # No address holds a control character (httpx would refuse it mid-call with a
+        # traceback): a usage error naming the setting, the character shown.
+        if url is not None and (bad := next((c for c in url if hidden(c)), None)):
+            raise ValueError(f"holds the control character {escaped(bad)}: retype the address")
+        return url
 
     @field_validator("data_dir", "cache_dir", mode="before")
     @classmethod

@@ -440,3 +440,51 @@ def test_a_codec_that_is_no_text_encoding_is_a_usage_error(tmp_path: Path, codec
     result = run("batch", FIND, str(source), "--dry-run", "--encoding", codec)
     assert result.exit_code == 2, result.output
     assert f"--encoding {codec}: not a text encoding" in result.stderr
+
+
+@pytest.mark.parametrize("codec", ["punycode", "undefined"])
+def test_a_codec_that_fails_on_the_bytes_is_a_usage_error(tmp_path: Path, codec: str) -> None:
+    source = tmp_path / "companies.csv"
+    source.write_text("name\nAcmé\n", "utf-8")
+    result = run("batch", FIND, str(source), "--dry-run", "--encoding", codec)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output and "--encoding" in result.stderr
+
+
+def test_doctor_shows_what_a_finding_quotes_visibly() -> None:
+    from creditscope.commands.doctor import render_text
+    from creditscope.doctor.report import Finding, Report
+
+    quoted = f"answered 500 (internal_error{OSC0_TITLE}{OSC52_CLIPBOARD})"
+    report = Report({"creditscope": "0", "textual": "0", "python": "3", "platform": "x",
+                     "python_executable": "/usr/bin/python3"},
+                    [Finding("reachability", "problem", quoted, fix=f"ask{OSC0_TITLE}")])
+    text = "\n".join(render_text(report))
+    assert terminal_safe(click_unstyled(text)), text
+    assert "internal_error\\x1b]0;pwned\\x07" in text and "ask\\x1b]0;" in text
+
+
+def click_unstyled(text: str) -> str:
+    import click
+
+    return click.unstyle(text)
+
+
+def test_paths_written_are_named_visibly(service: FakeService, tmp_path: Path) -> None:
+    source = tmp_path / "companies.csv"
+    source.write_text("name\nContoso\n", "utf-8")
+    out = tmp_path / f"results{OSC0_TITLE}.csv"
+    result = run("batch", FIND, str(source), "--out", str(out), "--yes")
+    assert result.exit_code == 0, result.output
+    assert terminal_safe(result.stderr)
+    assert "results\\x1b]0;pwned\\x07.csv" in result.stderr
+
+
+def test_a_base_url_with_a_control_character_is_a_usage_error(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv("CREDITSCOPE_BASE_URL", "http://127.0.0.1:9/\x1b[2J")
+    result = run("call", "catalog")
+    assert result.exit_code == 2, result.output
+    assert terminal_safe(result.stderr)
+    assert "base_url: holds the control character \\x1b" in result.stderr

@@ -63,6 +63,9 @@ async def tab_reaches(pilot: Any, targets: list[Widget]) -> dict[str, bool]:
         await pilot.press("tab")
         focused = screen.focused
         if focused in targets:
+            # Scrolling the focused button into view is a later refresh: on a loaded
+            # machine it had not happened yet when the region was read.
+            await settle(pilot)
             reached[str(focused.id)] = wholly_visible(focused)
         if focused is first:
             break

@@ -295,6 +295,6 @@ def _write(output: Output, source: BatchFile, client: DataClient, plan: BatchPla
         return False
     if not destination.to_stdout:
         excel = ", with a BOM for Excel" if bom else ""
-        click.echo(f"Wrote {counted(count, 'row')} to {destination.path} "
-                   f"({fmt.upper()}{excel}).", err=True)
+        click.echo(shown(f"Wrote {counted(count, 'row')} to {destination.path} "
+                         f"({fmt.upper()}{excel})."), err=True)
     return True

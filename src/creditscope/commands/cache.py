@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
+from creditscope.outside_text import shown
 from creditscope.wording import byte_size
 
 if TYPE_CHECKING:
@@ -37,7 +38,7 @@ def stats() -> None:
         found = cache.stats()
     finally:
         cache.close()
-    click.echo(f"Cache: {found.directory}")
+    click.echo(shown(f"Cache: {found.directory}"))
     # The same size, worded the same, as `creditscope doctor` shows for the cache.
     click.echo(f"{found.entries} entries ({found.stale} stale), {byte_size(found.size_bytes)}")
     width = max((len(name) for name in found.by_operation), default=0)

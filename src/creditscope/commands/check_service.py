@@ -17,7 +17,7 @@ import click
 
 from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
 from creditscope.commands.remedies import EXIT_USAGE
-from creditscope.outside_text import json_text, shown_lines
+from creditscope.outside_text import json_text, shown, shown_lines
 from creditscope.shown_url import shown_url
 from creditscope.support.service_check.checks import DEFAULT_BUDGET, Verdict
 from creditscope.wording import counted
@@ -32,7 +32,8 @@ EXIT_DIFFERS = 1
 
 def plan_lines(plan: Plan, service: str) -> list[str]:
     """The plan as stated before anything is sent."""
-    lines = [f"Checking {service} against the contract: {counted(len(plan.rules), 'rule')}.",
+    lines = [shown(f"Checking {service} against the contract: "
+                   f"{counted(len(plan.rules), 'rule')}."),
              f"Paid requests ({plan.credits} credits of the {plan.budget}-credit budget):"]
     width = max((len(step.operation) for step in plan.paid), default=0)
     for step in plan.paid:

@@ -13,6 +13,7 @@ from creditscope.client.ledger import CreditLedger
 from creditscope.client.ledger_file import UNKNOWN_ACCOUNT
 from creditscope.client.ledger_totals import Totals
 from creditscope.commands.error_output import JsonErrorsCommand
+from creditscope.outside_text import shown
 from creditscope.shown_url import shown_url
 from creditscope.wording import counted, possibly_charged
 
@@ -123,7 +124,7 @@ def command(as_json: bool, all_accounts: bool, by: str | None, since: datetime |
                    else "Account: calls recorded before accounts were kept"
                    if report.account == UNKNOWN_ACCOUNT
                    else f"Account: another service or key ({report.account})")
-        click.echo("\n".join(report.lines(heading)))
+        click.echo("\n".join(report.lines(shown(heading))))  # the address as configured
         click.echo("")
     if others and not all_accounts:
         click.echo(f"{counted(len(others), 'other account')} in this ledger: see"

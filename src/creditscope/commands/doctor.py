@@ -14,6 +14,7 @@ import click
 
 from creditscope.commands.error_output import JsonErrorsCommand
 from creditscope.doctor import DEFAULT_TIMEOUT, Report, run_doctor
+from creditscope.outside_text import shown
 
 EXIT_PROBLEM = 1
 _STATUS_STYLE = {"ok": ("ok", "green"), "note": ("note", "yellow"), "problem": ("PROBLEM", "red")}
@@ -25,16 +26,17 @@ def render_text(report: Report) -> list[str]:
     lines = [
         f"creditscope {found['creditscope']} · Textual {found['textual']} · "
         f"Python {found['python']} · {found['platform']}",
-        f"  running {found['python_executable']}",
+        shown(f"  running {found['python_executable']}"),
         "",
     ]
     width = max(len(finding.name) for finding in report.findings)
     for finding in report.findings:
         label, colour = _STATUS_STYLE[finding.status]
         status = click.style(f"{label:<7}", fg=colour, bold=finding.status == "problem")
-        lines.append(f"{status}  {finding.name:<{width}}  {finding.summary}")
+        # Findings quote the service's answers and the settings: shown, never obeyed.
+        lines.append(f"{status}  {finding.name:<{width}}  {shown(finding.summary)}")
         if finding.fix:
-            lines.append(f"{'':<7}  {'':<{width}}  fix: {finding.fix}")
+            lines.append(f"{'':<7}  {'':<{width}}  fix: {shown(finding.fix)}")
     lines.append("")
     problems = report.problems
     if not problems:
@@ -42,10 +44,10 @@ def render_text(report: Report) -> list[str]:
     else:
         first = problems[0]
         count = f"{len(problems)} problem{'s' if len(problems) != 1 else ''}"
-        lines.append(click.style(f"{count}. First: {first.name}: {first.summary}", fg="red",
-                                 bold=True))
+        lines.append(click.style(f"{count}. First: {first.name}: {shown(first.summary)}",
+                                 fg="red", bold=True))
         if first.fix:
-            lines.append(f"Fix: {first.fix}")
+            lines.append(f"Fix: {shown(first.fix)}")
     return lines
 
 

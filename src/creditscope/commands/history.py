@@ -112,9 +112,9 @@ def command(search: str, label: str | None, since: str | None, limit: int, as_js
             if client.cache is not None:
                 client.cache.close()
         _write_har(har_file, export.text())
-        click.echo(f"Wrote {export.written} call{'s' if export.written != 1 else ''} to "
-                   f"{har_file}" + (f" ({export.not_sent} not sent, left out)"
-                                    if export.not_sent else "") + ".", err=True)
+        click.echo(shown(f"Wrote {export.written} call{'s' if export.written != 1 else ''} to "
+                         f"{har_file}" + (f" ({export.not_sent} not sent, left out)"
+                                          if export.not_sent else "") + "."), err=True)
         return
     path = ledger_path(settings)
     if not path.exists():

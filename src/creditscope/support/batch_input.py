@@ -106,6 +106,9 @@ class BatchFile:
             return detect_encoding(self.path, forced)
         except (EncodingProblem, FileRefused) as exc:
             raise BatchFileProblem(str(exc)) from None
+        except UnicodeError as exc:  # a codec such as punycode failing on the bytes
+            raise BatchFileProblem(f"{self.path} cannot be read with --encoding {forced}: {exc}"
+                                   ) from None
         except LookupError:
             raise BatchFileProblem(f"--encoding {forced}: not a text encoding Python knows "
                                    "(try utf-8, utf-16, cp1252 or latin-1)") from None

