@@ -52,8 +52,10 @@ def open_ledger(settings: Settings, session: SpendSession | None = None, *,
     accounts go to the sandbox's demo account in the sandbox's own file (nothing else
     writes it); a live file cannot tell which key made them: "unknown account"."""
     legacy = account_fingerprint(SANDBOX_BASE_URL, DEMO_KEY) if settings.is_sandbox else None
-    return CreditLedger(ledger_path(settings), session, own_session_only=own_session_only,
-                        legacy_account=legacy)
+    ledger = CreditLedger(ledger_path(settings), session, own_session_only=own_session_only,
+                          legacy_account=legacy)
+    ledger.settle_abandoned_flights()  # a process killed mid-call: its possible charge
+    return ledger
 
 
 def sandbox_db_path(settings: Settings) -> Path:

@@ -116,3 +116,24 @@ def test_the_sandbox_ledgers_old_calls_are_the_sandbox_accounts(
     _old_ledger(isolated_dirs["data"] / "creditscope" / "sandbox-ledger.sqlite3", rows=2)
     data = report()  # no base URL: the built-in sandbox, the only account of its ledger
     assert (data["lifetime"]["calls"], data["lifetime"]["spent"]) == (2, 10)
+
+
+KILLED_MID_CALL = """
+import os
+from creditscope.commands.settings_loading import command_settings
+from creditscope.wiring import configured_account, open_ledger
+settings = command_settings()
+ledger = open_ledger(settings)
+ledger.flight_started(600, configured_account(settings), "restaurants/menu", 5)
+os._exit(0)  # as kill -9 leaves it: the row stays, nothing recorded
+"""
+
+
+def test_a_call_killed_mid_request_is_possibly_charged_at_once(service: FakeService) -> None:
+    import subprocess
+    import sys
+
+    assert run("call", "restaurants/details", "--id", "r1").exit_code == 0  # 2 cr, a balance
+    subprocess.run([sys.executable, "-c", KILLED_MID_CALL], check=True, timeout=60)
+    lifetime = report()["lifetime"]
+    assert (lifetime["spent"], lifetime["possibly_charged"]) == (2, 5)

@@ -223,9 +223,11 @@ def test_ctrl_c_at_the_question_in_a_real_process(tmp_path: Path) -> None:
     assert process.stderr is not None
     shown = b""
     deadline = time.monotonic() + 60
+    # poll, not select: a worker that has run many tests may hold descriptors past 1024.
+    waiting = select.poll()
+    waiting.register(process.stderr, select.POLLIN)
     while b"[y/N]" not in shown and time.monotonic() < deadline:
-        ready, _, _ = select.select([process.stderr], [], [], 1)
-        if ready:
+        if waiting.poll(1000):
             shown += os.read(process.stderr.fileno(), 4096)
     process.send_signal(signal.SIGINT)
     _, stderr = process.communicate(timeout=60)

@@ -198,6 +198,13 @@ class CreditLedger:
             ).fetchone()
         return int(row[0] or 0)
 
+    def settle_abandoned_flights(self) -> None:
+        """Turn the in-flight rows of dead or expired exchanges into possible charges of
+        their accounts now: a call killed mid-request shows in ``credits`` at once, not
+        only after the next call on the same file."""
+        with self._lock:
+            self._abandon_dead_flights()
+
     def _abandon_dead_flights(self) -> None:
         now = time.time()
         rows = self._db.execute(

@@ -93,7 +93,7 @@ def command(as_json: bool, all_accounts: bool, by: str | None, since: datetime |
     settings = command_settings()
     path = ledger_path(settings)
     if not path.exists() and not as_json:
-        click.echo(f"No calls recorded yet ({path}).")
+        click.echo(shown(f"No calls recorded yet ({path})."))
         return
     # No file yet and JSON asked for: the same JSON, all zero (nothing is created).
     ledger = open_ledger(settings) if path.exists() else CreditLedger(None)

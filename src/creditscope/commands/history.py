@@ -118,7 +118,7 @@ def command(search: str, label: str | None, since: str | None, limit: int, as_js
         return
     path = ledger_path(settings)
     if not path.exists():
-        click.echo("[]" if as_json else f"No calls recorded yet ({path}).")
+        click.echo("[]" if as_json else shown(f"No calls recorded yet ({path})."))
         return
     ledger = open_ledger(settings)
     for warning in ledger.warnings:
