@@ -356,8 +356,7 @@ class CallPipeline:
                 raise
             except asyncio.CancelledError:
                 # Only when the client itself shuts down mid-exchange: still recorded.
-                session.hold_uncertain(ex.price)
-                self.ledger.hold_possible(self.account, op.name, ex.price)
+                lost_attempt()
                 self._fail(CreditscopeError("Cancelled while in flight", code="cancelled"),
                            rec, ex.reservation)
                 recorded = rec

@@ -159,15 +159,6 @@ class SpendSession:
                 and committed + price > budget:
             raise BudgetRefused(price, committed, budget, self._uncertain)
 
-    def fits(self, budget: int | None) -> bool:
-        """Whether what is spent, reserved and uncertain is still within ``budget`` (with
-        what the other members of a shared budget committed)."""
-        with self._lock:
-            committed = self._committed_locked()
-            if self._pool is not None:
-                committed += self._pool.others()
-        return budget is None or committed <= budget
-
     def release(self, reservation: Reservation) -> None:
         """Give back what ``reservation`` held (idempotent)."""
         with self._lock:

@@ -46,7 +46,7 @@ class KeyRow(NamedTuple):
     """One line of help: the keys, what they do in words, and when, if not now."""
 
     keys: str  # as the footer shows them: "^r", "+ / ="
-    words: str  # "Re-check · 10 cr"
+    words: str  # "Re-check" and its price, as the footer shows it
     binding_ids: tuple[str, ...]  # for the remap section; () for Textual's plumbing
     when: str = ""  # "on the map", "when no box has the cursor: Esc first"
 

@@ -115,7 +115,7 @@ class CompanyScreen(AreaScreen):
 
     def action_focus_main(self) -> None:
         """``/`` (New lookup): both boxes emptied, the cursor in the name. A new name must
-        not go out with the last lookup's website (10 cr for a lookup nobody typed);
+        not go out with the last lookup's website (a paid lookup nobody typed);
         Ctrl+Z in a box brings its text back."""
         for box in self.query("#name, #website").results(Input):
             box.value = ""

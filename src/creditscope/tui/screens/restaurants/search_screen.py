@@ -161,7 +161,7 @@ class RestaurantsScreen(AreaScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Refresh once a search has answered: before, there is nothing to fetch again
-        (it offered "Refresh · 2 cr" on an empty screen)."""
+        (it offered a priced Refresh on an empty screen)."""
         if action == "refresh":
             return self._last is not None
         return super().check_action(action, parameters)
