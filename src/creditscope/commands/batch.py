@@ -16,8 +16,6 @@ early (budget, key, credits) or results not written, 130 interrupted.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +24,7 @@ from typing import TYPE_CHECKING
 import click
 
 from creditscope import operations
+from creditscope.commands.remedies import EXIT_INTERRUPTED
 from creditscope.outside_text import shown
 from creditscope.wording import counted, possibly_charged
 
@@ -39,7 +38,6 @@ if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
 EXIT_DECLINED = 1
 EXIT_USAGE = 2
 EXIT_STOPPED = 3
-EXIT_INTERRUPTED = 130
 INTERRUPTED = "interrupted (Ctrl+C)"
 
 
@@ -246,26 +244,22 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
 async def _send_all(client: DataClient, run: BatchRun) -> None:
     """Run the batch; the first Ctrl+C lets the requests in flight finish (they are paid
     for, so they are kept and cached), a second one abandons them."""
-    loop = asyncio.get_running_loop()
+    from creditscope.commands.interrupts import two_step_interrupt
+
     main = asyncio.current_task()
 
-    def interrupted() -> None:
-        if run.stopped == INTERRUPTED and main is not None:
-            main.cancel()
-            return
+    def stop_after_flight() -> None:
         run.stop(INTERRUPTED)
         click.echo("\nStopping after the requests in flight (Ctrl+C again abandons them)…",
                    err=True)
 
-    # Not in the main thread, or no signal support: Ctrl+C then interrupts at once.
-    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-        loop.add_signal_handler(signal.SIGINT, interrupted)
-    try:
+    def abandon() -> None:
+        if main is not None:
+            main.cancel()
+
+    with two_step_interrupt(stop_after_flight, abandon):
         async with client:
             await run.run()
-    finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.remove_signal_handler(signal.SIGINT)
 
 
 def _write(output: Output, source: BatchFile, client: DataClient, plan: BatchPlan, *,
