@@ -74,6 +74,7 @@ def test_a_named_sheet_goes_back_as_a_real_workbook_whose_text_is_never_a_formul
     source = CORPUS / "accounts.xlsx"  # sheets "Summary", then "Accounts"
     first = run(str(source), "--dry-run")
     assert first.exit_code == 2 and "sheet 'Summary'" in first.output
+    assert "The list may be on another sheet: --sheet 'Accounts'" in first.output
     out = tmp_path / "results.xlsx"
     result = run(str(source), "--sheet", "accounts", "--yes", "--out", str(out))
     assert result.exit_code == 0, result.output
@@ -118,7 +119,10 @@ def test_a_workbook_renamed_csv_is_still_a_workbook_and_a_pdf_is_no_text_table(
 ) -> None:
     renamed = tmp_path / "prospects.csv"
     shutil.copy(CORPUS / "prospects.xlsx", renamed)
-    assert run(str(renamed), "--ignore-extra-columns", "--dry-run").exit_code == 0
+    # As advised before: "looks like UTF-16 without a BOM; re-run with --encoding utf-16-le".
+    advised = run(str(renamed), "--ignore-extra-columns", "--encoding", "utf-16-le", "--dry-run")
+    assert advised.exit_code == 0, advised.output
+    assert "Excel workbook" in advised.output and "--encoding utf-16-le ignored" in advised.output
     pdf = run(str(CORPUS / "prospects.pdf"), "--yes")
     assert pdf.exit_code == 2
     assert "is not a text table (it looks like a PDF document)" in pdf.output

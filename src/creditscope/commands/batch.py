@@ -239,7 +239,8 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
     lost = f" · {possibly_charged(run.possibly_charged)}" if run.possibly_charged else ""
     click.echo(
         f"{run.rows_done} of {plan.valid} valid rows done · {run.spent} credits spent{lost} · "
-        f"{counted(run.errors, 'error')} · {plan.invalid} invalid", err=True)
+        f"{counted(run.errors, 'error')} · {plan.invalid} invalid"
+        f"{f' · {plan.skipped} skipped (free)' if plan.skipped else ''}", err=True)
     if run.possibly_charged:
         click.echo("Answers lost after their request left were not sent again: the next"
                    " balance the service reports settles them (`creditscope credits`).",

@@ -87,6 +87,7 @@ class BatchFile:
         self.format = "jsonl" if path.suffix.lower() in _JSONL_SUFFIXES else "csv"
         self.separator = ","
         self.sheet: Sheet | None = self._sheet(sheet)
+        self.ignored_encoding = encoding if self.sheet is not None else None
         if self.sheet is not None:
             self.format = "workbook"
             self.encoding = TextEncoding("utf-8")  # a workbook names its own; never used
@@ -120,8 +121,7 @@ class BatchFile:
             return f"JSON Lines ({self.encoding.label})"
         where = (self.sheet.description if self.sheet is not None else
                  f"CSV ({_SEPARATORS[self.separator]}-separated, {self.encoding.label})")
-        named = [column if param is None or param.casefold() == column.casefold()
-                 else f"{column} (as {param})"
+        named = [column if param.casefold() == column.casefold() else f"{column} (as {param})"
                  for column, param in zip(self.echo_columns, self.params_of_columns,
                                           strict=False) if param is not None]
         text = f"{where}, columns {', '.join(named)}"
@@ -130,6 +130,8 @@ class BatchFile:
                      f"{counted(self.title_rows, 'title row')}")
         if self.ignored_columns:
             text += f"; ignoring {', '.join(self.ignored_columns)} (echoed in --out)"
+        if self.ignored_encoding:
+            text += f"; --encoding {self.ignored_encoding} ignored (a workbook names its own)"
         return text
 
     def __iter__(self) -> Iterator[InputRow]:
@@ -195,7 +197,14 @@ class BatchFile:
             if not head:
                 raise BatchFileProblem(f"{self.path}: sheet {self.sheet.name!r} is empty: "
                                        f"expected a header row ({hint}), then one row per request")
-            self._choose_header(head)
+            try:
+                self._choose_header(head)
+            except BatchFileProblem as exc:
+                others = [name for name in self.sheet.names if name != self.sheet.name]
+                if not others:
+                    raise
+                raise BatchFileProblem(f"{exc}. The list may be on another sheet: --sheet "
+                                       f"{' or '.join(repr(name) for name in others)}") from None
             return
         lines = self._first_rows()
         if not lines:

@@ -91,13 +91,13 @@ class Sheet:
     kind: str  # xlsx, ods or xls
     name: str
     index: int
-    count: int  # sheets in the workbook
+    names: tuple[str, ...]  # every sheet of the workbook, in order
 
     @property
     def description(self) -> str:
         """``Excel workbook, sheet 'Prospects' (1 of 3)``."""
         return (f"{_WORKBOOK_NAMES[self.kind]}, sheet {self.name!r} "
-                f"({self.index + 1} of {self.count})")
+                f"({self.index + 1} of {len(self.names)})")
 
     def rows(self) -> Iterator[tuple[int, list[str]]]:
         """``(row number as the spreadsheet shows it, cells as text)``, blank rows included."""
@@ -139,7 +139,7 @@ def open_sheet(path: Path, kind: str, wanted: str | None) -> Sheet:
             raise FileRefused(f"{path} has no sheet {wanted!r} (its sheets: "
                               f"{', '.join(repr(name) for name in names)})")
         index = folded.index(wanted.casefold())
-    return Sheet(path, kind, names[index], index, len(names))
+    return Sheet(path, kind, names[index], index, tuple(names))
 
 
 def cell_text(value: object) -> str:
