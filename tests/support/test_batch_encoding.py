@@ -89,6 +89,7 @@ def test_a_forced_encoding_is_checked_too(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("sample", "guess"), [
     ("Café Müller,x.de\nSociété Générale,socgen.fr\n".encode("cp1252"), "cp1252"),
     ("“Quoted” name — Ltd,x.com\n".encode("cp1252"), "cp1252"),
+    ("Acme™ Ltd,acme.com\nGlobex® GmbH,globex.de\n".encode("cp1252"), "cp1252"),
     # Excel for Mac: cp1252 would read NestlŽ S.A. and LÕOrŽal, cp1250 LŐOrŽal.
     ("Nestlé S.A.,nestle.com\rL’Oréal,loreal.com\r".encode("mac_roman"), "mac_roman"),
     ("Nestlé S.A.,nestle.com\r".encode("mac_roman"), "mac_roman"),

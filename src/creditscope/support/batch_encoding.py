@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
@@ -169,8 +170,18 @@ def _not_decoded(path: Path, encoding: TextEncoding, forced: bool, line: int, by
         hint = ("re-save it as UTF-8 (\"CSV UTF-8\" in Excel), or name its encoding with "
                 "--encoding (cp1252 for most Windows exports)")
         return f"{where}: not {name} text; {hint} (nothing was sent)"
-    return (f"{where}: not {name} (looks like {_described(guess)}); re-run with "
-            f"--encoding {guess}, or re-save it as UTF-8 (nothing was sent)")
+    reads = _line_bytes(path, offset - byte + 1)
+    return (f"{where}: not {name} (looks like {_described(guess)}: that line reads "
+            f"\"{reads.decode(guess).strip()}\"); re-run with --encoding {guess}, or re-save "
+            "it as UTF-8 (nothing was sent)")
+
+
+def _line_bytes(path: Path, start: int) -> bytes:
+    """The line that starts at file offset ``start``, up to its end or 80 bytes."""
+    with open_regular_file(path) as handle:
+        handle.seek(start)
+        head = handle.read(80)
+    return re.split(rb"[\r\n]", head, maxsplit=1)[0]
 
 
 def _described(codec: str) -> str:

@@ -5,9 +5,11 @@ so "it decodes" says nothing; what tells them apart is the text that comes out.
 Read as cp1252, an Excel 2011 for Mac export says ``NestlŽ S.A.`` and ``LÕOrŽal``;
 as Mac Roman, ``Nestlé S.A.`` and ``L’Oréal``. Each candidate's text is scored by
 what no real name holds: a capital letter right after a small one (``NestlŽ``), a
-symbol or superscript inside a word (``£ódŸ``, ``M¸ller``), a control character,
+symbol, superscript, dash or quote inside a word (``£ódŸ``, ``M¸ller``,
+``Telef—nica``), a control character,
 two scripts in one word (``Cafй``), a word
-of accented letters only (``Đîěŕřęŕ``), plus charset-normalizer's own measure of mess.
+of accented letters only (``Đîěŕřęŕ``) or of letters no one language has together
+(``Pøíbram``), plus charset-normalizer's own measure of mess.
 The least odd candidate wins; on a tie the commoner encoding (cp1252 first).
 """
 
@@ -17,8 +19,15 @@ import re
 import unicodedata
 
 # Encodings spreadsheets and old exports really use, commonest first (the tie-break).
-CANDIDATES = ("cp1252", "cp1250", "mac_roman", "cp1251", "cp850")
+CANDIDATES = ("cp1252", "mac_roman", "cp1250", "cp1251", "cp850")
 _WORD_BREAKS = re.compile(r"[\s,;|\"'/().]+")
+# The accented letters of the languages whose names these code pages carry.
+_ALPHABETS = tuple(frozenset(letters) for letters in (
+    "äöüß", "àâæçéèêëîïôœùûüÿ", "áéíñóúü", "àáâãçéêíóôõú", "àèéìíîòóùú", "áéëèêïíóöôüú",
+    "åäöéü", "æøåéó", "áéíóúýæöðþ", "ąćęłńóśźż", "áčďéěíňóřšťúůýž", "áäčďéíĺľňóôŕšťúýž",
+    "áéíóöőúüű", "čćđšž", "ăâîșțşţ", "âçğıîöşü", "ãéíóõúâêô",
+))
+_NAME_MARKS = frozenset("™®©°·")  # symbols real names carry beside a letter (Col·legi)
 PLAUSIBLE = 0.5  # oddities per non-ASCII character above which no candidate is offered
 
 
@@ -38,6 +47,8 @@ def _word_oddities(word: str) -> int:
     scripts = {_script(char) for char in word if char.isalpha()} - {"LATIN-ASCII"}
     if len(scripts - {"LATIN"}) >= 1 and any(char.isascii() and char.isalpha() for char in word):
         odd += 3  # Cyrillic or Greek letters inside a Latin word
+    if not _one_language(word):
+        odd += 1
     accented = sum(not char.isascii() and _script(char) == "LATIN" for char in word)
     plain = sum(char.isascii() and char.isalpha() for char in word)
     odd += max(0, accented - max(2, plain))  # ÎÎÎ Đîěŕřęŕ: Cyrillic read as Latin
@@ -53,10 +64,21 @@ def _word_oddities(word: str) -> int:
             odd += 2  # NestlŽ
         elif category == "Lu" and before.isupper() and after.islower():
             odd += 1  # MÅller
-        elif (category[0] in "SM" or category in ("No", "Lm")) and (
+        elif category in ("Pd", "Pi", "Pf"):
+            if char != "’" and before.isalpha() and after.isalpha():
+                odd += 2  # Telef—nica, Citro‘n: a dash or a quote inside a word
+        elif category[0] != "L" and char not in _NAME_MARKS and (
                 before.isalpha() or after.isalpha()):
-            odd += 2  # £ódŸ, M¸ller, 3³
+            odd += 2  # £ódŸ, M¸ller, Stra§e, 3³: a symbol against a letter
     return odd
+
+
+def _one_language(word: str) -> bool:
+    """Whether the word's accented Latin letters all belong to one language's alphabet
+    (``Pøíbram`` mixes Danish and Czech: it is ``Příbram`` read as cp1252)."""
+    accented = {char for char in word.casefold() if not char.isascii() and char.isalpha()
+                and _script(char) == "LATIN"}
+    return not accented or any(accented <= alphabet for alphabet in _ALPHABETS)
 
 
 def _script(char: str) -> str:
