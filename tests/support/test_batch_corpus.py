@@ -131,6 +131,10 @@ def test_a_workbook_renamed_csv_is_still_a_workbook_and_a_pdf_is_no_text_table(
     binary.write_bytes(bytes(range(256)) * 8)  # NUL bytes, and no UTF-16 text in them
     refused = run(str(binary), "--yes")
     assert "is not a text table" in refused.output and "--encoding" not in refused.output
+    cut = tmp_path / "cut.xlsx"  # an attachment that did not arrive whole
+    cut.write_bytes((CORPUS / "prospects.xlsx").read_bytes()[:2000])
+    damaged = run(str(cut), "--yes")
+    assert damaged.exit_code == 2 and "a damaged ZIP archive" in damaged.output
     assert nothing_spent(isolated_dirs)
 
 

@@ -193,18 +193,7 @@ class BatchFile:
     def _check(self) -> None:
         hint = f"columns such as {', '.join(self.accepted)}" if self.accepted else "no columns"
         if self.sheet is not None:
-            head = [(line, cells) for line, cells in self._sheet_head() if any(cells)]
-            if not head:
-                raise BatchFileProblem(f"{self.path}: sheet {self.sheet.name!r} is empty: "
-                                       f"expected a header row ({hint}), then one row per request")
-            try:
-                self._choose_header(head)
-            except BatchFileProblem as exc:
-                others = [name for name in self.sheet.names if name != self.sheet.name]
-                if not others:
-                    raise
-                raise BatchFileProblem(f"{exc}. The list may be on another sheet: --sheet "
-                                       f"{' or '.join(repr(name) for name in others)}") from None
+            self._check_sheet(self.sheet, hint)
             return
         lines = self._first_rows()
         if not lines:
@@ -238,14 +227,27 @@ class BatchFile:
         header = self._choose_header([(line, cells) for line, cells, _ in rows])
         self.separator = next(separator for line, _, separator in rows if line == header)
 
-    def _sheet_head(self) -> list[tuple[int, list[str]]]:
-        assert self.sheet is not None
+    def _check_sheet(self, sheet: Sheet, hint: str) -> None:
         head: list[tuple[int, list[str]]] = []
-        for line, cells in self.sheet.rows():
-            head.append((line, cells))
-            if sum(bool(any(row)) for _, row in head) > _HEADER_SEARCH:
-                break
-        return head
+        try:
+            for line, cells in sheet.rows():
+                if any(cells):
+                    head.append((line, cells))
+                    if len(head) > _HEADER_SEARCH:
+                        break
+        except FileRefused as exc:
+            raise BatchFileProblem(str(exc)) from None
+        if not head:
+            raise BatchFileProblem(f"{self.path}: sheet {sheet.name!r} is empty: expected a "
+                                   f"header row ({hint}), then one row per request")
+        try:
+            self._choose_header(head)
+        except BatchFileProblem as exc:
+            others = [name for name in sheet.names if name != sheet.name]
+            if not others:
+                raise
+            raise BatchFileProblem(f"{exc}. The list may be on another sheet: --sheet "
+                                   f"{' or '.join(repr(name) for name in others)}") from None
 
     def _choose_header(self, rows: list[tuple[int, list[str]]]) -> int:
         """The header: among the first rows, the one whose cells name the most parameters

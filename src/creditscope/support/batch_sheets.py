@@ -66,8 +66,8 @@ def _zip_kind(path: Path) -> str:
             names = set(archive.namelist())
             unpacked = sum(info.file_size for info in archive.infolist())
             mimetype = archive.read("mimetype")[:80] if "mimetype" in names else b""
-    except (zipfile.BadZipFile, OSError, KeyError) as exc:
-        raise NotATextTable(not_a_text_table(path, f"a damaged ZIP archive ({exc})")) from None
+    except (zipfile.BadZipFile, OSError, KeyError):
+        raise NotATextTable(not_a_text_table(path, "a damaged ZIP archive")) from None
     if "xl/workbook.xml" in names or "xl/workbook.bin" in names:
         kind = "xlsx"
     elif b"opendocument.spreadsheet" in mimetype:
@@ -101,11 +101,14 @@ class Sheet:
 
     def rows(self) -> Iterator[tuple[int, list[str]]]:
         """``(row number as the spreadsheet shows it, cells as text)``, blank rows included."""
-        from python_calamine import CalamineWorkbook
+        from python_calamine import CalamineError, CalamineWorkbook
 
         with open_regular_file(self.path) as handle:
-            workbook = CalamineWorkbook.from_filelike(handle)
-            sheet = workbook.get_sheet_by_index(self.index)
+            try:
+                sheet = CalamineWorkbook.from_filelike(handle).get_sheet_by_index(self.index)
+            except (CalamineError, ValueError) as exc:
+                raise FileRefused(f"{self.path}: sheet {self.name!r} cannot be read ({exc}); "
+                                  "save it again, or as CSV (nothing was sent)") from None
             first = sheet.start[0] if sheet.start else 0
             for offset, cells in enumerate(sheet.iter_rows()):
                 yield first + offset + 1, [cell_text(cell) for cell in cells]
@@ -127,7 +130,7 @@ def open_sheet(path: Path, kind: str, wanted: str | None) -> Sheet:
         raise FileRefused(f"{path} is protected by a password; save a copy without one "
                           "(nothing was sent)") from None
     except (CalamineError, ValueError) as exc:
-        raise FileRefused(f"{path} cannot be read as a {_WORKBOOK_NAMES[kind]} ({exc}); "
+        raise FileRefused(f"{path} cannot be read as an {_WORKBOOK_NAMES[kind]} ({exc}); "
                           "save it again, or as CSV (nothing was sent)") from None
     if not names:
         raise FileRefused(f"{path} has no sheet")
