@@ -107,7 +107,13 @@ REFUSED: list[tuple[str, tuple[str, ...]]] = [
     ("curl -s -H 'Accept: application/json'", ("no URL",)),
     (f"curl {BASE}/catalog {BASE}/catalog", ("2 URLs",)),
     (f"curl -H X-API-Key: {SECRET}", ("no host name",)),  # the key, unquoted, read as the URL
-    ("wget https://api.example.com/catalog", ("not a command (curl, HTTPie, PowerShell)",)),
+    ("lynx -dump https://api.example.com/catalog",
+     ("not a command (curl, wget, HTTPie, PowerShell), a raw HTTP request",)),
+    ("wget --mirror https://api.example.com/catalog", ("wget option --mirror",)),
+    ("wget --post-file=company.json https://api.example.com/professional_network/"
+     "find_company", ("file 'company.json'", "--post-data")),
+    ("POST /professional_network/find_company HTTP/1.1\r\nAccept: */*\r\n\r\n{}",
+     ("no Host header",)),
     ("", ("Nothing to import",)),
     ('["name"]', ("object",)),
     ('{"location": "Lisbon"}', ("location", "paste its URL")),
