@@ -10,6 +10,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -159,3 +160,27 @@ def test_the_printed_sample_curl_runs_as_printed(tmp_path: Path) -> None:
     assert ran.returncode == 0, ran.stderr
     answer = json.loads(ran.stdout)
     assert answer["location"].startswith("Lisbon") and len(answer["results"]) == 3
+
+
+@pytest.mark.parametrize("host", ["0.0.0.0", "127.0.0.1"])
+async def test_the_printed_address_is_one_the_server_answers(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, host: str
+) -> None:
+    """Bound to every interface, the banner names loopback: http://0.0.0.0:… is no Host
+    the server answers. --port 0 prints the port the system chose."""
+    from click.testing import CliRunner
+
+    from creditscope.cli import main
+    from creditscope.commands import serve_start
+
+    served: list[Any] = []
+    monkeypatch.setattr(serve_start, "serve_on",
+                        lambda config, sock: served.append((config.app, sock.getsockname())))
+    result = CliRunner().invoke(main, ["serve", "--host", host, "--port", "0",
+                                       "--db", str(tmp_path / "db")])
+    assert result.exit_code == 0, result.output
+    [(app, (_, port))] = served
+    base = f"http://127.0.0.1:{port}"
+    assert f"creditscope sandbox at {base}" in result.output
+    async with httpx.AsyncClient(transport=httpx.ASGITransport(app=app), base_url=base) as http:
+        assert (await http.get("/catalog")).status_code == 200
