@@ -31,14 +31,14 @@ NO_BODY = "The body was not in the paste (DevTools shows it on the Payload tab):
 
 def looks_like_raw_http(text: str) -> bool:
     """True for a request line (``GET /path HTTP/1.1``) or DevTools' HTTP/2 pseudo-headers."""
-    first = text.lstrip().split("\n", 1)[0].rstrip("\r")
+    first = text.lstrip().split("\n", 1)[0].rstrip()
     return _REQUEST_LINE.match(first) is not None or _PSEUDO_HEADER.search(text) is not None
 
 
 def parse_raw_http(text: str) -> CurlCommand:
     """The request a pasted raw HTTP request is, as a ``CurlCommand``."""
     head, body = _head_and_body(text.strip("\r\n").lstrip())
-    lines = head.split("\n")
+    lines = [line.rstrip() for line in head.split("\n")]  # a log's trailing spaces
     request_line = _REQUEST_LINE.match(lines[0])
     if request_line is not None:
         method, target = request_line["method"], request_line["target"]

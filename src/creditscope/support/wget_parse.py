@@ -97,6 +97,9 @@ def parse_wget(text: str) -> CurlCommand:
             raise ImportProblem(f"The command reads its data from the file {value!r} "
                                 f"({option}). A pasted command cannot read files here: use "
                                 "--post-data with the file's contents instead.")
+    if data and method is None:
+        raise ImportProblem("wget sends --body-data only with --method: add --method POST "
+                            "(or use --post-data).")
     if len(urls) != 1:
         raise ImportProblem("The command has no URL: paste the whole command, URL included."
                             if not urls else
