@@ -26,7 +26,8 @@ _QUOTING_POSITION = re.compile(
 # A long dash starting a word: an option (—data, –H) whose hyphens were "corrected".
 _OPTION_DASH = re.compile(rf"(?:^|(?<=\s))[{_DASHES}]+(?=[A-Za-z])")
 _PROMPT = re.compile(r"^\s*(?:(?:\$|%|>|PS [^>\n]*>|[\w.-]+@[\w.-]+[:~][^$#\n]*[$#])[ \t]+"
-                     r"|[A-Za-z]:\\[^>\n]*>[ \t]*(?=\S))")
+                     # cmd's "C:\Users\me>", only before a command ("C:\curl.exe … > f")
+                     r"|[A-Za-z]:\\[^>\n]*>[ \t]*(?=(?:curl|wget|https?)(?:\.exe)?\s))")
 # What a console writes at the start of each line it continues, copied with the command:
 # PowerShell's ">> ", bash's "> " (zsh's "quote> ", "dquote> "), cmd.exe's "More? ".
 _CONTINUATION_PROMPT = re.compile(r"(\n)[ \t]*(?:>>|(?:d?quote)?>|More\?)(?:[ \t]|(?=\r?\n|$))",
