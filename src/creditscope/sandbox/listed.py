@@ -24,11 +24,12 @@ from creditscope.sandbox.company_pages import (
     country_name,
     network_figures,
     page_links,
+    page_slug,
 )
 from creditscope.sandbox.industries import BY_NAME
-from creditscope.sandbox.naming import NameProfile, profile
+from creditscope.sandbox.naming import NameProfile, identity, profile
 from creditscope.sandbox.places import slugify
-from creditscope.sandbox.seeding import rng_for, stable_hash
+from creditscope.sandbox.seeding import rng_for
 from creditscope.sandbox.websites import registrable_matches, split_domain
 
 WORLDWIDE_FROM = 10_001  # a company this large serves customers around the world
@@ -49,16 +50,12 @@ class ListedCompany:
     founded: int | None
     rank: int | None
     aliases: tuple[str, ...]
+    slug: str = ""  # its page's address on the network ("microsoft"), unique (see listed())
 
     @property
     def names(self) -> tuple[str, ...]:
         """Its name and the other names it is searched by."""
         return (self.name, *self.aliases)
-
-    @property
-    def slug(self) -> str:
-        """Its page's address on the network: ``"microsoft"``."""
-        return slugify(self.name) or f"company-{stable_hash('slug', self.name) % 16**8:08x}"
 
     @property
     def website(self) -> str:
@@ -88,19 +85,40 @@ def listed() -> tuple[ListedCompany, ...]:
     """Every well-known company, the largest first."""
     text = resources.files("creditscope.data").joinpath("companies.tsv").read_text("utf-8")
     found = []
+    taken: set[str] = set()
     for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
         name, domain, industry, city, country, employees, founded, rank, aliases = line.split(
             "\t"
         )
+        slug = unique_slug(page_slug(name), country, taken)
+        taken.add(slug)
         found.append(
             ListedCompany(
                 name, domain, industry, city, country, _number(employees), _number(founded),
-                _number(rank), tuple(a for a in aliases.split("; ") if a),
+                _number(rank), tuple(a for a in aliases.split("; ") if a), slug,
             )
         )  # fmt: skip
     return tuple(found)
+
+
+def unique_slug(slug: str, country: str, taken: set[str]) -> str:
+    """``slug``, or when another company has it, with the country (``"eqt-se"``), then a number:
+    two companies of one name (First Bancorp) keep their own pages."""
+    if slug not in taken:
+        return slug
+    candidate = f"{slug}-{country.lower()}"
+    number = 2
+    while candidate in taken:
+        candidate, number = f"{slug}-{country.lower()}-{number}", number + 1
+    return candidate
+
+
+@lru_cache(maxsize=1)
+def listed_slugs() -> frozenset[str]:
+    """The addresses of the well-known companies' pages: no invented company takes one."""
+    return frozenset(company.slug for company in listed())
 
 
 @lru_cache(maxsize=1)
@@ -127,9 +145,23 @@ def profiles() -> tuple[tuple[ListedCompany, tuple[NameProfile, ...]], ...]:
     return tuple((c, tuple(profile(name) for name in c.names)) for c in listed())
 
 
+@lru_cache(maxsize=1)
+def by_identity() -> dict[tuple[str, ...], ListedCompany]:
+    """Well-known companies by the words that say which company each of their names means,
+    without the group or holding words (the largest wins)."""
+    found: dict[tuple[str, ...], ListedCompany] = {}
+    for company in listed():
+        for name in company.names:
+            words = identity(name)
+            if words:
+                found.setdefault(words, company)
+    return found
+
+
 def listed_named(name: str) -> ListedCompany | None:
-    """The well-known company one of whose names has these words, if any."""
-    return by_words().get(profile(name).words)
+    """The well-known company one of whose names has these words, if any: as written first,
+    else with or without its group or holding words ("Volkswagen AG" is Volkswagen Group)."""
+    return by_words().get(profile(name).words) or by_identity().get(identity(name))
 
 
 def size_index(employees: int) -> int:
