@@ -285,11 +285,14 @@ def industry(labels: list[str]) -> str:
 
 
 def display_name(name: str) -> str:
-    """``"Apple Inc."`` -> ``"Apple"``, as the network shows it; "The ..." names stay whole."""
+    """``"Apple Inc."`` -> ``"Apple"``, as the network shows it; a "The ..." name keeps the
+    "Company" or "Corporation" that is part of it ("The Walt Disney Company") and loses any
+    other legal form ("The Ramco Cements Limited" -> "The Ramco Cements")."""
     name = clean(name)
-    if name.startswith("The "):
+    stripped = re.sub(r"\s+(?:and|&)$", "", strip_legal_suffixes(name)).rstrip(" ,")
+    if name.startswith("The ") and name[len(stripped):].strip(" ,.") in {"Company", "Corporation"}:
         return name
-    return re.sub(r"\s+(?:and|&)$", "", strip_legal_suffixes(name)).rstrip(" ,")
+    return stripped
 
 
 def from_package(stock: dict[str, Any]) -> Row | None:

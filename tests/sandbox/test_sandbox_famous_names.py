@@ -76,6 +76,13 @@ def test_local_script_and_former_names_find_the_real_company() -> None:
     assert first("トヨタ自動車株式会社")["name"] == "Toyota"
     assert first("삼성전자 주식회사")["name"] == "Samsung Electronics"
     assert first("Facebook, Inc.")["name"] == "Meta"
+    assert first("Madras Cements Ltd")["name"] == "The Ramco Cements"  # its former name
+
+
+def test_an_invented_company_never_comes_before_a_real_one_of_the_same_name() -> None:
+    matches = lookup("Face-book")["matches"]  # spelled as Facebook, Meta's former name
+    assert matches[0]["company"]["name"] == "Meta" and matches[0]["name_similarity"] == 1.0
+    assert matches[1]["company"]["name"] == "Face-book"  # the namesake the sandbox invents
 
 
 @pytest.mark.parametrize(

@@ -23,7 +23,7 @@ from creditscope import models
 from creditscope.sandbox.companies import is_flaky, pages
 from creditscope.sandbox.company_pages import NETWORK_HOST
 from creditscope.sandbox.company_world import Fate, WorldCompany, company_named, namesakes
-from creditscope.sandbox.listed import by_domain, listed_page, profiles
+from creditscope.sandbox.listed import by_domain, listed_page, profiles_like
 from creditscope.sandbox.naming import (
     STRONG_NAME,
     name_similarity,
@@ -140,7 +140,7 @@ def _name_hits(query: str, subject: WorldCompany, others: list[WorldCompany]) ->
         similarity = profile_similarity(wanted, profile(page.name or ""))
         if similarity >= SEARCH_FLOOR and (page.url or slug) not in found:
             found[page.url or slug] = (similarity, Hit(page, is_flaky(slug)))
-    for company, names in profiles():
+    for company, names in profiles_like(wanted):
         similarity = max(profile_similarity(wanted, name) for name in names)
         if similarity >= LISTED_SEARCH_FLOOR:
             page = listed_page(company)

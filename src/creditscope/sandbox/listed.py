@@ -29,7 +29,7 @@ from creditscope.sandbox.company_pages import (
     page_slug,
 )
 from creditscope.sandbox.industries import BY_NAME
-from creditscope.sandbox.naming import NameProfile, identity, profile
+from creditscope.sandbox.naming import FILLER_WORDS, NameProfile, identity, profile
 from creditscope.sandbox.places import slugify
 from creditscope.sandbox.seeding import rng_for
 from creditscope.sandbox.websites import registrable_matches, split_domain
@@ -159,6 +159,40 @@ def by_identity() -> dict[tuple[str, ...], ListedCompany]:
     """Well-known companies by the words that say which company each of their names means,
     without the group or holding words (the largest wins)."""
     return _index(identity)
+
+
+def _word_ends(name: NameProfile) -> set[str]:
+    """Keys two names share whenever a word of one is a word of the other, or differs from it
+    by a typo or a plural (an edit or two leave a word's first or last letters alone, or shift
+    them by one: "Rogers", "Kroger"), or their letters run together are the same."""
+    keys = {f"={name.compact}"}
+    for word in name.words:
+        if word not in FILLER_WORDS:  # "the", "and": they alone never make names alike
+            keys.update((f"<{word[:2]}", f"<{word[1:3]}", f">{word[-2:]}", f">{word[-3:-1]}"))
+    return keys
+
+
+@lru_cache(maxsize=1)
+def _by_word_ends() -> dict[str, tuple[int, ...]]:
+    found: dict[str, set[int]] = {}
+    for index, (_, names) in enumerate(profiles()):
+        for name in names:
+            for key in _word_ends(name):
+                found.setdefault(key, set()).add(index)
+    return {key: tuple(sorted(indexes)) for key, indexes in found.items()}
+
+
+def profiles_like(wanted: NameProfile) -> list[tuple[ListedCompany, tuple[NameProfile, ...]]]:
+    """The companies (with their names' profiles) whose names may be like ``wanted``: the
+    name search compares only these, not all of them (a lookup stays fast). Measured on 3,000
+    typos of the data's names, it keeps every look-alike the full scan finds but 9 faint
+    ones (one word alike at the 0.8 floor, differing at both ends: "Australia", "Astral")."""
+    index = _by_word_ends()
+    found: set[int] = set()
+    for key in _word_ends(wanted):
+        found.update(index.get(key, ()))
+    every = profiles()
+    return [every[i] for i in sorted(found)]
 
 
 def listed_named(name: str) -> ListedCompany | None:
