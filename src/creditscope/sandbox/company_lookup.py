@@ -10,7 +10,9 @@ website; ``medium`` for a name alike enough (``STRONG_NAME``) when no website
 contradicts it, never for a name that resembles nothing the world knows
 (:mod:`creditscope.sandbox.plausibility`), and when a well-known company's
 name was typed in full, only for that company (not for "Neste" after
-"Nestlé"); ``low`` otherwise.
+"Nestlé"), which is ``medium`` however its group word was typed ("Volkswagen
+AG" for Volkswagen Group); ``low`` otherwise. An invented company never comes
+before a real one of the same name.
 """
 
 from __future__ import annotations
