@@ -17,12 +17,14 @@ from click.testing import CliRunner
 from client_fakes import BODIES, FakeService
 from creditscope.cli import main
 from creditscope.client import errors
+from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
-from creditscope.client.records import UNEXPLAINED, CacheStatus
+from creditscope.client.records import OVERSTATED, UNEXPLAINED, CacheStatus, CallRecord
 from creditscope.client.retry import RetryPolicy
 from creditscope.settings import Settings, SettingsError, load_settings
 from edge_support import Sandbox
+from loopback_service import Answer, loopback_service
 
 SEARCH = "restaurants/search"
 
@@ -188,6 +190,99 @@ def test_credits_json_reports_unexplained_next_to_spent(
     assert lifetime["spent"] == 5 and lifetime["unexplained"] == 3
     text = CliRunner().invoke(main, ["credits"], catch_exceptions=False).output
     assert "Unexplained: 3" in text
+
+
+# --- 5b. a balance that fell less than the charge headers said -------------------------
+
+MENU = "restaurants/menu"
+
+
+class LyingService:
+    """Takes ``taken`` credits for a menu and says ``said`` in X-Credits-Charged; a
+    top-up of ``added`` credits lands before the next answer."""
+
+    def __init__(self, taken: int, said: int) -> None:
+        self.balance = 1_000
+        self.taken, self.said = taken, said
+        self.added = 0
+
+    def answer(self, path: str) -> Answer:
+        self.balance += self.added - self.taken
+        self.added = 0
+        return Answer(200, BODIES["/" + MENU], {
+            "X-Credits-Charged": str(self.said), "X-Credits-Remaining": str(self.balance),
+            "X-Request-Id": f"req_{self.balance}"})
+
+
+def _overstated(client: DataClient) -> list[CallRecord]:
+    return [r for r in client.ledger.session_records if r.operation == OVERSTATED]
+
+
+async def test_a_balance_that_fell_less_than_the_headers_said_is_shown_not_absorbed(
+    tmp_path: Path,
+) -> None:
+    """An attacker's round found 15 cr recorded while the balance moved 9: the service's
+    headers said more than it took. The difference is an entry of its own, and spent is
+    what the balance shows from the first balance on."""
+    service = LyingService(taken=3, said=5)
+    with loopback_service(service.answer) as url:
+        client = DataClient(url, "sk_live_lying_service_1", ledger=CreditLedger(
+            tmp_path / "ledger.sqlite3"), cache=ResponseCache(tmp_path / "cache"))
+        for n in range(3):
+            await client.call(MENU, {"id": f"r{n}"})
+        await client.aclose()
+    entries = _overstated(client)
+    assert [r.credits_charged for r in entries] == [-2, -2]
+    assert re.fullmatch(
+        r"The service charged 2 cr less than its charge headers said: its balance fell 2 cr"
+        r" less than the X-Credits-Charged of the calls recorded since \d\d:\d\d:\d\d UTC\."
+        r" Calls in between: restaurants/menu\. Spent counts what the balance shows\. Either"
+        r" the service reports charges it does not take, or credits were refunded or added in"
+        r" between: ask its support which is right\.", entries[0].note or "")
+    assert entries[0].revealed_by == f"{MENU} (req_{1_000 - 6})"
+    assert (entries[0].method, entries[0].url, entries[0].remaining) == ("", "", None)
+    assert entries[0].account == client.ledger.session_records[0].account
+    totals = client.ledger.lifetime_totals(entries[0].account)
+    # 15 cr said; the balance fell 6 after the first answer (3 more before it).
+    assert (totals.spent, totals.overstated, totals.unexplained) == (11, 4, 0)
+
+
+async def test_a_top_up_is_a_new_starting_point_and_no_difference(tmp_path: Path) -> None:
+    service = LyingService(taken=5, said=5)
+    with loopback_service(service.answer) as url:
+        client = DataClient(url, "sk_live_honest_service_1", ledger=CreditLedger(
+            tmp_path / "ledger.sqlite3"), cache=ResponseCache(tmp_path / "cache"))
+        await client.call(MENU, {"id": "r1"})
+        service.added = 50  # the user buys credits: the balance rises past the last one
+        await client.call(MENU, {"id": "r2"})
+        service.taken = 0  # said 5, took nothing: the balance did not move at all
+        await client.call(MENU, {"id": "r3"})
+        await client.aclose()
+    assert [r.credits_charged for r in _overstated(client)] == [-5]
+    assert client.ledger.lifetime_totals().unexplained == 0
+
+
+def test_credits_says_the_service_charged_less_than_its_headers_said(
+    isolated_dirs: dict[str, Path], monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three `creditscope call`s (three sessions, one ledger) on a service whose
+    headers say 5 cr and whose balance moves 3: `credits` says so, plain and JSON."""
+    service = LyingService(taken=3, said=5)
+    monkeypatch.setenv("CREDITSCOPE_API_KEY", "sk_live_lying_service_2")
+    with loopback_service(service.answer) as url:
+        monkeypatch.setenv("CREDITSCOPE_BASE_URL", url)
+        for n in range(3):
+            called = CliRunner().invoke(main, ["call", MENU, "--id", f"r{n}"])
+            assert called.exit_code == 0, called.output
+    out = CliRunner().invoke(main, ["credits", "--json"], catch_exceptions=False).output
+    lifetime = json.loads(out)["lifetime"]
+    assert list(lifetime)[:3] == ["spent", "unexplained", "overstated"]
+    assert (lifetime["spent"], lifetime["overstated"]) == (11, 4)
+    text = " ".join(CliRunner().invoke(main, ["credits"], catch_exceptions=False)
+                    .output.split())
+    assert ("Charged less than said: the service charged 4 cr less than its charge headers"
+            " said") in text
+    assert "overstated 2 -4 0 0" in text  # its row: 2 entries, -4 cr spent, no errors
 
 
 # --- 6. the timeout setting -------------------------------------------------------------
