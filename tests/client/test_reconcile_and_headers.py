@@ -7,8 +7,10 @@ import asyncio
 import json
 import math
 import re
+import threading
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit
 
 import httpx
 import pytest
@@ -80,6 +82,7 @@ async def test_a_lost_answer_is_settled_as_its_calls_charge_by_the_next_balance(
         r" request left \(a timeout or a dropped connection\): the service's balance shows it"
         r" was charged\.", settled[0].note or "")
     assert (settled[0].url, settled[0].params, settled[0].remaining) == ("", {}, None)
+    assert settled[0].cache is CacheStatus.NONE  # no cache was involved: not a miss
     assert settled[0].account == result.record.account
     totals = client.ledger.session_totals()
     assert totals.spent == sandbox.fall == 6 and totals.unexplained == 0
@@ -198,20 +201,29 @@ MENU = "restaurants/menu"
 
 
 class LyingService:
-    """Takes ``taken`` credits for a menu and says ``said`` in X-Credits-Charged; a
-    top-up of ``added`` credits lands before the next answer."""
+    """Takes ``taken`` credits a call and says ``said`` in X-Credits-Charged; takes
+    ``extra`` more, silently, with the next answer, and a top-up of ``added`` lands
+    before it. ``request_ids``: whether answers carry an X-Request-Id."""
 
-    def __init__(self, taken: int, said: int) -> None:
+    def __init__(self, taken: int, said: int, *, request_ids: bool = True) -> None:
         self.balance = 1_000
         self.taken, self.said = taken, said
-        self.added = 0
+        self.added = self.extra = 0
+        self.request_ids = request_ids
+        self.lock = threading.Lock()  # the server answers each request in a thread
+        self.together: threading.Barrier | None = None  # answer only once all arrived
 
     def answer(self, path: str) -> Answer:
-        self.balance += self.added - self.taken
-        self.added = 0
-        return Answer(200, BODIES["/" + MENU], {
-            "X-Credits-Charged": str(self.said), "X-Credits-Remaining": str(self.balance),
-            "X-Request-Id": f"req_{self.balance}"})
+        if self.together is not None:
+            self.together.wait(30)
+        with self.lock:
+            self.balance += self.added - self.taken - self.extra
+            self.added = self.extra = 0
+            balance = self.balance
+        headers = {"X-Credits-Charged": str(self.said), "X-Credits-Remaining": str(balance)}
+        if self.request_ids:
+            headers["X-Request-Id"] = f"req_{balance}"
+        return Answer(200, BODIES[urlsplit(path).path], headers)
 
 
 def _overstated(client: DataClient) -> list[CallRecord]:
@@ -283,6 +295,43 @@ def test_credits_says_the_service_charged_less_than_its_headers_said(
     assert ("Charged less than said: the service charged 4 cr less than its charge headers"
             " said") in text
     assert "overstated 2 -4 0 0" in text  # its row: 2 entries, -4 cr spent, no errors
+
+
+async def test_a_shortfall_names_the_calls_around_it_and_the_spend_from_elsewhere(
+    tmp_path: Path,
+) -> None:
+    """Three calls of this session in flight at once, another session's menu before them,
+    and 3 cr the service took silently: the entry says all of it, in a support
+    engineer's words, and names the answer that showed it (one without a request id)."""
+    service = LyingService(taken=2, said=2, request_ids=False)
+
+    def session() -> DataClient:
+        return DataClient(url, "sk_live_shortfall_1", ledger=CreditLedger(
+            tmp_path / "ledger.sqlite3"), cache=ResponseCache(tmp_path / "cache"))
+
+    with loopback_service(service.answer) as url:
+        explorer, cli = session(), session()
+        await explorer.call(SEARCH, {"location": "Lisbon"})  # the starting point
+        await cli.call(MENU, {"id": "r1"})  # spend from elsewhere: 2 cr, recorded
+        service.extra = 3
+        service.together = threading.Barrier(3)  # all three on the wire at once
+        await asyncio.gather(explorer.call(SEARCH, {"location": "Porto"}),
+                             explorer.call(MENU, {"id": "r2"}),
+                             explorer.call(SEARCH, {"location": "Madrid"}))
+        for client in (explorer, cli):
+            await client.aclose()
+    [entry] = [r for r in explorer.ledger.session_records if r.operation == UNEXPLAINED]
+    assert entry.credits_charged == 3  # revealed by whichever answer came back lowest:
+    assert re.fullmatch(r"restaurants/(search|menu) \(no request id\)", entry.revealed_by or "")
+    assert re.fullmatch(
+        r"The service's balance fell 3 cr more than the calls recorded since"
+        r" \d\d:\d\d:\d\d UTC explain\. Calls in between: restaurants/menu,"
+        r" restaurants/search ×2\. 2 cr"
+        r" spent from elsewhere \(other creditscope sessions on this ledger\) were accounted"
+        r" for\. Likely a charge whose answer was lost \(a timeout\), or the same key used by"
+        r" another machine\.", entry.note or "")
+    assert (entry.cache, entry.remaining) == (CacheStatus.NONE, None)
+    assert explorer.ledger.lifetime_totals().spent == 1_000 - service.balance
 
 
 # --- 6. the timeout setting -------------------------------------------------------------

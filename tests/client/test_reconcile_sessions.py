@@ -5,8 +5,10 @@ below is its own session on one shared ledger file, as separate processes are.""
 
 from __future__ import annotations
 
+import asyncio
 import re
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -16,12 +18,14 @@ from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.errors import Timeout
 from creditscope.client.ledger import CreditLedger
-from creditscope.client.records import UNEXPLAINED, CallRecord
+from creditscope.client.reconcile import Reconciler
+from creditscope.client.records import OVERSTATED, UNEXPLAINED, CallRecord
+from creditscope.client.session import SpendSession
 from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 from creditscope.sandbox.accounts import key_digest
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
-from edge_support import Sandbox
+from edge_support import ChargedThenHeld, Sandbox
 
 SEARCH = "restaurants/search"
 MENU = "restaurants/menu"
@@ -130,6 +134,52 @@ async def test_an_attempt_that_was_not_charged_is_released(sandbox: Sandbox) -> 
     assert lifetime.spent == sandbox.fall
 
 
+async def test_a_balance_from_a_request_sent_before_a_lost_one_settles_nothing(
+    sandbox: Sandbox,
+) -> None:
+    """A search is charged and its answer held; meanwhile a menu is charged and its
+    answer lost. The held answer's balance was made before the menu's charge, so it
+    cannot tell whether the menu was charged: the menu stays possibly charged (not
+    released) until an answer to a later request shows it was."""
+    session = SpendSession()
+    held = ChargedThenHeld(sandbox.transport)
+    slow = sandbox.client(session=session, transport=held)
+    quick = sandbox.client(session=session)
+    await quick.call(SEARCH, {"location": "Lisbon"})  # the starting point
+    first = asyncio.create_task(slow.call(SEARCH, {"location": "Porto"}))
+    await held.charged.wait()
+    sandbox.transport.lose_next = 1
+    with pytest.raises(Timeout):
+        await quick.call(MENU, {"id": "rst_lisbon_pt_001"})
+    held.gate.set()
+    await first
+    totals = quick.ledger.lifetime_totals()
+    assert (totals.spent, totals.possibly_charged, sandbox.fall) == (4, 5, 9)
+    await quick.call(SEARCH, {"location": "Madrid"})  # sent after the menu: it can tell
+    totals = quick.ledger.lifetime_totals()
+    assert (totals.spent, totals.possibly_charged, totals.unexplained) == (11, 0, 0)
+    assert totals.spent == sandbox.fall and totals.by_operation[MENU].spent == 5
+    for client in (slow, quick):
+        await client.aclose()
+
+
+async def test_an_attempt_lost_before_the_first_balance_stays_possibly_charged(
+    sandbox: Sandbox,
+) -> None:
+    """No balance was ever seen for the account before the lost menu: none can tell
+    whether it was charged, so it stays in sight, neither dropped nor counted."""
+    client = sandbox.client()
+    sandbox.transport.lose_next = 1
+    with pytest.raises(Timeout):
+        await client.call(MENU, {"id": "rst_lisbon_pt_001"})
+    for city in ("Lisbon", "Porto"):
+        await client.call(SEARCH, {"location": city})
+    totals = client.ledger.lifetime_totals()
+    assert (totals.spent, totals.possibly_charged, totals.unexplained) == (4, 5, 0)
+    assert sandbox.fall == 9
+    await client.aclose()
+
+
 # --- accounts never mix -----------------------------------------------------------------
 
 
@@ -180,3 +230,93 @@ async def test_two_services_with_one_key_never_reconcile_against_each_other(
     assert _unexplained(explorer) == []
     assert explorer.ledger.lifetime_totals().spent == here.fall + there.fall - 100
     await explorer.aclose()
+
+
+# --- the check, step by step (a Reconciler on a ledger file, no service) ---------------
+
+ACCOUNT, OTHER = "account-a", "account-b"
+
+
+class Session:
+    """One process's reconciler on the shared ledger file, answering calls by hand."""
+
+    def __init__(self, path: Path, account: str = ACCOUNT) -> None:
+        self.ledger = CreditLedger(path)
+        self.reconciler = Reconciler.for_ledger(self.ledger, account)
+        self.heard: list[CallRecord | None] = []
+        self.ledger.subscribe(self.heard.append)
+
+    def start(self, credits: int = 2) -> int | None:
+        return self.reconciler.started(60, SEARCH, credits)
+
+    def answer(self, token: int | None, credits: int, remaining: int | None) -> Any:
+        """The call ``token`` was answered: charged ``credits``, the balance ``remaining``."""
+        rec = CallRecord(SEARCH, "GET", "u", {}, status=200, credits_charged=credits,
+                         remaining=remaining, account=self.reconciler.account)
+        self.ledger.record(rec)
+        return self.reconciler.finished(rec, token)
+
+    def call(self, credits: int, remaining: int | None) -> Any:
+        return self.answer(self.start(credits), credits, remaining)
+
+
+def _entries(ledger: CreditLedger, operation: str) -> list[int]:
+    return [r.credits_charged for r in ledger.session_records if r.operation == operation]
+
+
+def test_a_check_with_nothing_to_say_returns_nothing_and_a_shortfall_of_one_is_kept(
+    tmp_path: Path,
+) -> None:
+    one = Session(tmp_path / "ledger.sqlite3")
+    assert one.call(2, 998) is None  # the starting point
+    assert one.call(2, 996) is None  # as recorded: nothing to report
+    found = one.call(2, 993)  # 1 cr more than recorded
+    assert found is not None and found.credits_charged == 1
+    assert _entries(one.ledger, UNEXPLAINED) == [1]
+
+
+def test_a_possible_charge_of_one_credit_is_settled_and_subscribers_hear_it(
+    tmp_path: Path,
+) -> None:
+    one = Session(tmp_path / "ledger.sqlite3")
+    one.call(2, 998)
+    one.ledger.hold_possible(ACCOUNT, SEARCH, 1)  # an answer lost after it left
+    one.heard.clear()
+    one.call(2, 995)  # the balance shows the lost one was charged
+    assert [r.credits_charged for r in one.ledger.session_records if not r.method] == [1]
+    assert one.ledger.lifetime_totals(ACCOUNT).possibly_charged == 0
+    assert None in one.heard  # the meter's "possibly charged" figure is told it changed
+
+
+def test_another_accounts_charges_and_possible_charges_stay_out_of_the_check(
+    tmp_path: Path,
+) -> None:
+    mine, theirs = Session(tmp_path / "ledger.sqlite3"), Session(
+        tmp_path / "ledger.sqlite3", OTHER)
+    mine.call(2, 998)
+    theirs.call(5, 495)
+    theirs.ledger.hold_possible(OTHER, SEARCH, 3)  # settled by their balance, never mine
+    mine.call(2, 996)
+    mine.call(2, 993)  # 1 cr more than mine recorded: theirs never explain it
+    [entry] = [r for r in mine.ledger.session_records if r.operation == UNEXPLAINED]
+    assert entry.credits_charged == 1 and "elsewhere" not in (entry.note or "")
+    assert _entries(mine.ledger, OVERSTATED) == []
+    assert mine.ledger.lifetime_totals(OTHER).possibly_charged == 3
+
+
+def test_a_balance_another_session_recorded_lower_is_the_one_compared(
+    tmp_path: Path,
+) -> None:
+    """This session's answer was made before another session's charge and arrived
+    after it: the other session's lower balance is the newer one, so no difference is
+    found in either direction."""
+    path = tmp_path / "ledger.sqlite3"
+    mine = Session(path)
+    mine.call(2, 998)
+    slow = mine.start()  # charged at once (996); its answer is late
+    theirs = Session(path)
+    theirs.call(5, 991)  # charged after mine; waits for mine, which is on the wire
+    mine.answer(slow, 2, 996)
+    assert _entries(mine.ledger, UNEXPLAINED) == _entries(mine.ledger, OVERSTATED) == []
+    mine.call(2, 989)
+    assert mine.ledger.lifetime_totals(ACCOUNT).spent == 11

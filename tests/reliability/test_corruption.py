@@ -5,6 +5,7 @@ still readable are carried over, never silently lost."""
 from __future__ import annotations
 
 import sqlite3
+import stat
 from pathlib import Path
 
 from reliability_support import run_cli
@@ -60,8 +61,13 @@ def test_a_damaged_cache_is_set_aside_and_starts_empty(tmp_path: Path) -> None:
     cache.close()
     (directory / DATABASE_NAME).write_bytes(b"\x00garbage" * 512)
     reopened = ResponseCache(directory)
-    assert reopened.warnings and "moved to" in reopened.warnings[0]
-    assert list((tmp_path / "cache").glob("v1.corrupt-*"))
+    [moved] = list((tmp_path / "cache").glob("v1.corrupt-*"))
+    assert reopened.warnings == [
+        "The response cache was damaged (file is not a database); it was moved to"
+        f" {moved} and a new empty cache was started. Answers will be fetched (and charged)"
+        " again."]
+    assert (moved / DATABASE_NAME).read_bytes().startswith(b"\x00garbage")
+    assert stat.S_IMODE(directory.stat().st_mode) == 0o700  # the new one is private too
     assert reopened.get("k") is None
     reopened.set("k", operation="catalog", params={}, body="{}", status=200, headers={}, ttl=60)
     assert reopened.get("k") is not None
