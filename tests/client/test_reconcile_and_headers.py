@@ -254,9 +254,18 @@ async def test_a_balance_that_fell_less_than_the_headers_said_is_shown_not_absor
     assert entries[0].revealed_by == f"{MENU} (req_{1_000 - 6})"
     assert (entries[0].method, entries[0].url, entries[0].remaining) == ("", "", None)
     assert entries[0].account == client.ledger.session_records[0].account
+    assert (entries[0].params, entries[0].cache) == ({}, CacheStatus.NONE)
     totals = client.ledger.lifetime_totals(entries[0].account)
     # 15 cr said; the balance fell 6 after the first answer (3 more before it).
     assert (totals.spent, totals.overstated, totals.unexplained) == (11, 4, 0)
+    with loopback_service(service.answer) as url:  # the next run, on the same file
+        later = DataClient(url, "sk_live_lying_service_1", ledger=CreditLedger(
+            tmp_path / "ledger.sqlite3"), cache=ResponseCache(tmp_path / "cache"))
+        await later.call(MENU, {"id": "r9"})
+        await later.aclose()
+    [entry] = _overstated(later)
+    assert "since" in (entry.note or "") and (
+        " UTC (the balance an earlier session settled). Calls in between:" in (entry.note or ""))
 
 
 async def test_a_top_up_is_a_new_starting_point_and_no_difference(tmp_path: Path) -> None:

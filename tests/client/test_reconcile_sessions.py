@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -244,15 +245,20 @@ class Session:
         self.ledger = CreditLedger(path)
         self.reconciler = Reconciler.for_ledger(self.ledger, account)
         self.heard: list[CallRecord | None] = []
+        self.sent: dict[int | None, datetime] = {}  # when each call on the wire left
         self.ledger.subscribe(self.heard.append)
 
     def start(self, credits: int = 2) -> int | None:
-        return self.reconciler.started(60, SEARCH, credits)
+        token = self.reconciler.started(60, SEARCH, credits)
+        self.sent[token] = datetime.now(UTC)
+        return token
 
-    def answer(self, token: int | None, credits: int, remaining: int | None) -> Any:
+    def answer(self, token: int | None, credits: int, remaining: int | None,
+               operation: str = SEARCH) -> Any:
         """The call ``token`` was answered: charged ``credits``, the balance ``remaining``."""
-        rec = CallRecord(SEARCH, "GET", "u", {}, status=200, credits_charged=credits,
-                         remaining=remaining, account=self.reconciler.account)
+        rec = CallRecord(operation, "GET", "u", {}, status=200, credits_charged=credits,
+                         remaining=remaining, account=self.reconciler.account,
+                         request_id=f"req_{operation}", started_at=self.sent.pop(token))
         self.ledger.record(rec)
         return self.reconciler.finished(rec, token)
 
@@ -320,3 +326,89 @@ def test_a_balance_another_session_recorded_lower_is_the_one_compared(
     assert _entries(mine.ledger, UNEXPLAINED) == _entries(mine.ledger, OVERSTATED) == []
     mine.call(2, 989)
     assert mine.ledger.lifetime_totals(ACCOUNT).spent == 11
+
+
+def test_one_reconciler_per_ledger_file_account_and_session(tmp_path: Path) -> None:
+    """A client rebuilt in the same session carries on the same checks; another file,
+    account, session or in-memory ledger has checks of its own."""
+    session = SpendSession()
+    first = CreditLedger(tmp_path / "one.sqlite3", session)
+    mine = Reconciler.for_ledger(first, ACCOUNT)
+    assert Reconciler.for_ledger(CreditLedger(tmp_path / "one.sqlite3", session),
+                                 ACCOUNT) is mine
+    memory = CreditLedger(None, session)
+    others = [Reconciler.for_ledger(first, OTHER),
+              Reconciler.for_ledger(CreditLedger(tmp_path / "two.sqlite3", session), ACCOUNT),
+              Reconciler.for_ledger(memory, ACCOUNT),
+              Reconciler.for_ledger(CreditLedger(None, session), ACCOUNT),
+              Reconciler.for_ledger(CreditLedger(tmp_path / "one.sqlite3"), ACCOUNT)]
+    assert len({id(r) for r in [mine, *others]}) == 6
+    assert Reconciler.for_ledger(memory, ACCOUNT) is others[2]
+
+
+def test_another_sessions_call_on_the_wire_holds_the_check_back(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    mine, theirs = Session(path), Session(path)
+    mine.call(2, 998)
+    on_the_wire = theirs.start()  # charged (996), not recorded yet
+    assert mine.call(2, 994) is None  # their charge may be in this balance: wait
+    theirs.answer(on_the_wire, 2, 996)
+    assert _entries(mine.ledger, UNEXPLAINED) == []
+    assert mine.ledger.lifetime_totals(ACCOUNT).spent == 6
+
+
+def test_the_latest_of_equal_balances_reveals_and_an_answer_without_one_is_fine(
+    tmp_path: Path,
+) -> None:
+    """Three calls on the wire at once: two answers report the same, lowest balance (the
+    later one names the difference), one reports none."""
+    one = Session(tmp_path / "ledger.sqlite3")
+    one.call(2, 998)
+    tokens = [one.start(), one.start(), one.start()]
+    one.answer(tokens[0], 2, 993)
+    one.answer(tokens[1], 0, None, operation="catalog")
+    found = one.answer(tokens[2], 0, 993, operation="catalog")
+    assert found is not None and found.credits_charged == 3
+    assert found.revealed_by == "catalog (req_catalog)"
+    assert "Calls in between: catalog ×2, restaurants/search." in (found.note or "")
+
+
+def test_subscribers_hear_of_a_release_once(tmp_path: Path) -> None:
+    one = Session(tmp_path / "ledger.sqlite3")
+    one.call(2, 998)
+    one.ledger.hold_possible(ACCOUNT, SEARCH, 5)
+    one.call(2, 996)  # not charged: released, and the meter is told
+    assert one.ledger.lifetime_totals(ACCOUNT).possibly_charged == 0
+    one.heard.clear()
+    one.call(2, 994)  # nothing released: only the call itself is heard of
+    assert [r is None for r in one.heard] == [False]
+
+
+def test_the_first_balance_of_an_account_is_the_lowest_any_session_recorded_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """The account's very first check: another session's answer, recorded while this
+    call was on the wire, reported a lower balance; that one is the starting point."""
+    path = tmp_path / "ledger.sqlite3"
+    mine, theirs = Session(path), Session(path)
+    theirs_other = Session(path, OTHER)
+    theirs_other.call(5, 495)  # rows of another account before: not this one's
+    on_the_wire = mine.start()  # charged first: 998
+    theirs.call(5, 993)  # charged after; its check waits for mine
+    mine.answer(on_the_wire, 2, 998)
+    mine.call(2, 991)
+    assert _entries(mine.ledger, UNEXPLAINED) == _entries(mine.ledger, OVERSTATED) == []
+    assert mine.ledger.lifetime_totals(ACCOUNT).spent == 9
+
+
+def test_another_accounts_lost_answer_never_holds_this_accounts_check_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    mine, theirs = Session(path), Session(path, OTHER)
+    mine.call(2, 998)
+    on_the_wire = mine.start()
+    theirs.ledger.hold_possible(OTHER, SEARCH, 3)  # lost after mine left: not mine
+    found = mine.answer(on_the_wire, 2, 993)  # 3 cr more than recorded: found now
+    assert found is not None and found.credits_charged == 3
+    assert mine.ledger.lifetime_totals(OTHER).possibly_charged == 3

@@ -153,6 +153,9 @@ def test_the_cache_key_is_stable_across_versions_and_argument_order() -> None:
                    ' {"limit":10,"location":"Lisbon"}')
     assert key == cache_key("https://api.example.test", "GET", "/restaurants/search",
                             {"limit": 10, "location": "Lisbon"})
+    # Only the slash goes: a base URL ending in any other character keeps it.
+    assert cache_key("https://api.example.test/v1X/", "GET", "/catalog", {}).startswith(
+        "https://api.example.test/v1X GET /catalog")
 
 
 def test_a_damaged_rows_every_column_is_checked_on_its_own(cache: ResponseCache) -> None:
@@ -185,6 +188,8 @@ def test_a_cache_that_cannot_be_written_says_so_once_and_still_answers(
     assert cache.warnings == [
         "Could not write to the response cache: attempt to write a readonly database"]
     assert entries[1].params == {"n": 1} and entries[1].headers == {"x-request-id": "req_1"}
+    assert (entries[1].key, entries[1].operation, entries[1].body, entries[1].status) == (
+        "k1", "catalog", "{}", 200)  # what the explorer shows is the answer as received
     assert cache.get("k0") is None  # the answer was shown; only its re-use is lost
 
 

@@ -203,7 +203,7 @@ class Reconciler:
 
     def _overstated(
         self, excess: int, since: datetime, revealer: CallRecord | None, *,
-        between_sessions: bool = False,
+        between_sessions: bool,
     ) -> CallRecord:
         """The entry of a balance that fell ``excess`` cr less than the charges the
         answers reported: recorded as a negative charge, so spent is what the balance
@@ -219,8 +219,8 @@ class Reconciler:
         )
         return CallRecord(
             operation=OVERSTATED, method="", url="", params={}, cache=CacheStatus.NONE,
-            credits_charged=-excess, remaining=None, note=note,
-            revealed_by=_revealed(revealer), account=self.account,
+            credits_charged=-excess, note=note, revealed_by=_revealed(revealer),
+            account=self.account,
         )
 
     def _calls_between(self) -> str:
