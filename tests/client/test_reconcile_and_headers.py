@@ -268,7 +268,11 @@ async def test_a_balance_that_fell_less_than_the_headers_said_is_shown_not_absor
         " UTC (the balance an earlier session settled). Calls in between:" in (entry.note or ""))
 
 
-async def test_a_top_up_is_a_new_starting_point_and_no_difference(tmp_path: Path) -> None:
+async def test_a_balance_that_rose_or_stood_still_is_a_new_starting_point(
+    tmp_path: Path,
+) -> None:
+    """A top-up, or a refund or reset as large as the charges, is no difference; a fall
+    of 1 cr where 5 were said is one of 4."""
     service = LyingService(taken=5, said=5)
     with loopback_service(service.answer) as url:
         client = DataClient(url, "sk_live_honest_service_1", ledger=CreditLedger(
@@ -276,10 +280,12 @@ async def test_a_top_up_is_a_new_starting_point_and_no_difference(tmp_path: Path
         await client.call(MENU, {"id": "r1"})
         service.added = 50  # the user buys credits: the balance rises past the last one
         await client.call(MENU, {"id": "r2"})
-        service.taken = 0  # said 5, took nothing: the balance did not move at all
+        service.added = 5  # this call's charge refunded: the balance stands still
         await client.call(MENU, {"id": "r3"})
+        service.taken = 1  # said 5, took 1
+        await client.call(MENU, {"id": "r4"})
         await client.aclose()
-    assert [r.credits_charged for r in _overstated(client)] == [-5]
+    assert [r.credits_charged for r in _overstated(client)] == [-4]
     assert client.ledger.lifetime_totals().unexplained == 0
 
 

@@ -19,10 +19,11 @@ not an error). The check and the entry it may record are one step under the
 file's write lock, so two processes never record the same difference twice. A
 shortfall becomes an ``unexplained`` ledger entry of its own, counted in
 ``spent``, naming the call whose answer revealed it and the calls around it. A
-balance that fell less than the recorded charges (the service charged less than its
-``X-Credits-Charged`` headers said) becomes an ``overstated`` entry, a negative
+balance that fell, but less than the recorded charges (the service charged less than
+its ``X-Credits-Charged`` headers said) becomes an ``overstated`` entry, a negative
 charge, so ``spent`` is what the balance shows and the difference is in sight. A
-rise (a top-up, a refund) is taken as the new starting point.
+balance that did not fall at all, or rose (a top-up, a refund, a reset), is taken as
+the new starting point.
 
 Everything is per account (the service and the key, as ``account_id`` names
 them): rows of another key or another base URL never enter the sums. Each check
@@ -156,7 +157,9 @@ class Reconciler:
                 found = self._unexplained(gap, since, revealer, elsewhere,
                                           between_sessions=earlier)
                 self.ledger.record(found)
-            elif gap < 0 and observed <= balance:  # it fell, but less than the headers said
+            # It fell, but less than the headers said. One that did not fall at all is
+            # taken, as a rise is, for a refund, a top-up or a reset.
+            elif gap < 0 and observed < balance:
                 found = self._overstated(-gap, since, revealer, between_sessions=earlier)
                 self.ledger.record(found)
         # The rest of those were not charged (or were refunded): released.
