@@ -289,7 +289,8 @@ def test_a_possible_charge_of_one_credit_is_settled_and_subscribers_hear_it(
     one.ledger.hold_possible(ACCOUNT, SEARCH, 1)  # an answer lost after it left
     one.heard.clear()
     one.call(2, 995)  # the balance shows the lost one was charged
-    assert [r.credits_charged for r in one.ledger.session_records if not r.method] == [1]
+    assert [(r.operation, r.credits_charged) for r in one.ledger.session_records
+            if not r.method] == [(SEARCH, 1)]  # its operation's charge, nothing unexplained
     assert one.ledger.lifetime_totals(ACCOUNT).possibly_charged == 0
     assert None in one.heard  # the meter's "possibly charged" figure is told it changed
 
@@ -302,8 +303,7 @@ def test_another_accounts_charges_and_possible_charges_stay_out_of_the_check(
     mine.call(2, 998)
     theirs.call(5, 495)
     theirs.ledger.hold_possible(OTHER, SEARCH, 3)  # settled by their balance, never mine
-    mine.call(2, 996)
-    mine.call(2, 993)  # 1 cr more than mine recorded: theirs never explain it
+    mine.call(2, 995)  # 1 cr more than mine recorded: theirs never explain it
     [entry] = [r for r in mine.ledger.session_records if r.operation == UNEXPLAINED]
     assert entry.credits_charged == 1 and "elsewhere" not in (entry.note or "")
     assert _entries(mine.ledger, OVERSTATED) == []
@@ -412,3 +412,12 @@ def test_another_accounts_lost_answer_never_holds_this_accounts_check_back(
     found = mine.answer(on_the_wire, 2, 993)  # 3 cr more than recorded: found now
     assert found is not None and found.credits_charged == 3
     assert mine.ledger.lifetime_totals(OTHER).possibly_charged == 3
+
+
+def test_a_ledger_that_cannot_be_written_still_lets_every_call_finish(tmp_path: Path) -> None:
+    one = Session(tmp_path / "ledger.sqlite3")
+    one.ledger._db.execute("PRAGMA query_only = ON")  # as a read-only file or a full disk
+    for remaining in (998, 995):
+        one.call(2, remaining)  # checked without the file's rows: it must not crash
+    assert [r.remaining for r in one.ledger.session_records if r.method] == [998, 995]
+    assert any("Could not write to the credit ledger" in w for w in one.ledger.warnings)

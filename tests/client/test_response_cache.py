@@ -224,12 +224,16 @@ def test_a_damaged_file_is_set_aside_under_a_utc_stamp_and_none_is_overwritten(
     """Three corruptions in one second keep three copies, numbered after the first."""
     moment = time.struct_time((2026, 11, 27, 21, 5, 9, 4, 331, 0))
     monkeypatch.setattr(time, "gmtime", lambda *_: moment)
-    moved = []
+    moved: list[Path] = []
     for n in range(3):
         damaged = tmp_path / CACHE_FORMAT
         damaged.write_text(f"copy {n}")
-        moved.append(set_aside(damaged))
-        assert not damaged.exists()
+        # In a thread: a search for a free name that never ends fails here, not hangs.
+        worker = threading.Thread(target=lambda path=damaged: moved.append(set_aside(path)),
+                                  daemon=True)
+        worker.start()
+        worker.join(5)
+        assert not worker.is_alive() and not damaged.exists()
     assert [path.name for path in moved] == [
         f"{CACHE_FORMAT}.corrupt-20261127T210509", f"{CACHE_FORMAT}.corrupt-20261127T210509-1",
         f"{CACHE_FORMAT}.corrupt-20261127T210509-2"]
