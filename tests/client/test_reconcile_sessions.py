@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
+import sys
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
@@ -376,6 +378,7 @@ def test_the_latest_of_equal_balances_reveals_and_an_answer_without_one_is_fine(
 def test_subscribers_hear_of_a_release_once(tmp_path: Path) -> None:
     one = Session(tmp_path / "ledger.sqlite3")
     one.call(2, 998)
+    assert [r is None for r in one.heard] == [False]  # nothing was released
     one.ledger.hold_possible(ACCOUNT, SEARCH, 5)
     one.call(2, 996)  # not charged: released, and the meter is told
     assert one.ledger.lifetime_totals(ACCOUNT).possibly_charged == 0
@@ -421,3 +424,40 @@ def test_a_ledger_that_cannot_be_written_still_lets_every_call_finish(tmp_path: 
         one.call(2, remaining)  # checked without the file's rows: it must not crash
     assert [r.remaining for r in one.ledger.session_records if r.method] == [998, 995]
     assert any("Could not write to the credit ledger" in w for w in one.ledger.warnings)
+
+
+def test_a_first_check_starts_from_its_own_burst_not_an_older_unsettled_balance(
+    tmp_path: Path,
+) -> None:
+    """An old answer of the account (900, never settled: a call was on the wire then),
+    a top-up since: this session starts from its own answer, so a later 3 cr shortfall
+    is found."""
+    path = tmp_path / "ledger.sqlite3"
+    old, holder = Session(path), Session(path)
+    held = holder.start()
+    old.call(2, 900)  # its check waits for the holder's call, which never ends well
+    holder.reconciler.finished(None, held)
+    mine = Session(path)
+    mine.call(2, 998)
+    assert mine.call(2, 993) is not None  # 3 cr more than recorded
+
+
+def test_a_call_on_the_wire_holds_back_only_its_own_account(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    mine, theirs = Session(path), Session(path, OTHER)
+    theirs.call(5, 495)
+    mine.start()  # on the wire, on another account than theirs
+    found = theirs.call(5, 488)  # 2 cr more than recorded: found now
+    assert found is not None and found.credits_charged == 2
+
+
+def test_a_dead_processs_call_becomes_a_possible_charge_of_its_price(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    dead, alive = Session(path), Session(path)
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    dead.ledger.pid = child.pid  # its calls name a process that has ended
+    alive.call(2, 998)
+    dead.start(5)  # killed mid-request: nothing more happens in it
+    alive.ledger.settle_abandoned_flights()
+    assert alive.ledger.lifetime_totals(ACCOUNT).possibly_charged == 5
