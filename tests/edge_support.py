@@ -91,6 +91,13 @@ class Sandbox:
         store = self.app.state.store
         assert store.charge(key_digest(DEMO_KEY), credits, "elsewhere", "req_elsewhere").ok
 
+    def charge(self, credits: int) -> None:
+        """The service charges a search it has not answered yet (its answer is on the
+        wire, to a client that may never read it)."""
+        store = self.app.state.store
+        assert store.charge(key_digest(DEMO_KEY), credits, "restaurants/search",
+                            f"req_held_{self.fall}").ok
+
     def top_up(self, credits: int) -> None:
         """The user buys ``credits`` more for the demo key."""
         store = self.app.state.store

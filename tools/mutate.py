@@ -9,17 +9,22 @@ only the tests that reach it. A survivor is either killed by a new test or justi
 as equivalent in tests/mutation/equivalent_mutants.toml (keyed by mutant name, with
 the original line it changes, so a justification goes stale when the code does).
 
-Usage: python tools/mutate.py [--keep | --report]   (--keep: resume the last run's
-mutants/; --report: only print the last run's results again, say after justifying one)
+Usage: python tools/mutate.py [--keep | --report] [--only MODULE ...]   (--keep: resume
+the last run's mutants/; --report: only print the last run's results again, say after
+justifying one; --only: just these modules of MODULES, against just their own tests, in a
+copy of the project under the temporary directory, so a module whose functions every
+test reaches is not run against the whole selection)
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import tomllib
 from collections import Counter
@@ -97,9 +102,40 @@ def load_equivalents() -> dict[str, dict[str, str]]:
         return tomllib.load(file)
 
 
+def toml_list(values: list[str]) -> str:
+    return "[\n" + "".join(f'    "{value}",\n' for value in values) + "]"
+
+
+def project_directory(labels: list[str] | None) -> Path:
+    """Where mutmut runs: the project itself, or the copy for ``--only`` these modules."""
+    if not labels:
+        return ROOT
+    return Path(tempfile.gettempdir()) / ("creditscope-mutate-" + "-".join(
+        re.sub(r"\W+", "_", label) for label in labels))
+
+
+def project_for(labels: list[str]) -> Path:
+    """A copy of the project whose [tool.mutmut] mutates only ``labels``' files and runs
+    only their tests (the same settings otherwise); mutmut runs there."""
+    modules = [MODULES[label] for label in labels]
+    copy = project_directory(labels)
+    for part in ("src", "tests", "tools"):
+        shutil.rmtree(copy / part, ignore_errors=True)
+        shutil.copytree(ROOT / part, copy / part,
+                        ignore=shutil.ignore_patterns("__pycache__", "__snapshots__"))
+    settings = (ROOT / "pyproject.toml").read_text()
+    for key, values in (("only_mutate", [f for m in modules for f in m.files]),
+                        ("pytest_add_cli_args_test_selection",
+                         sorted({t for m in modules for t in m.tests}))):
+        settings = re.sub(rf"^{key} = \[.*?^\]", lambda _, v=values, k=key:
+                          f"{k} = {toml_list(v)}", settings, count=1, flags=re.M | re.S)
+    (copy / "pyproject.toml").write_text(settings)
+    return copy
+
+
 def mutmut(*args: str) -> str:
-    done = subprocess.run([str(Path(sys.executable).parent / "mutmut"), *args], cwd=ROOT,
-                          capture_output=True, text=True, check=False)
+    done = subprocess.run([str(Path(sys.executable).parent / "mutmut"), *args],
+                          cwd=os.getcwd(), capture_output=True, text=True, check=False)
     if done.returncode != 0:
         sys.exit(f"mutmut {' '.join(args)} failed:\n{done.stdout[-4000:]}{done.stderr[-4000:]}")
     return done.stdout
@@ -128,12 +164,12 @@ def results() -> dict[str, str]:
     return found
 
 
-def report(statuses: dict[str, str], seconds: float) -> int:
-    """Print the score per module and the survivors; 1 when a module is under TARGET or
-    a justification no longer matches its mutant."""
+def report(statuses: dict[str, str], seconds: float, labels: list[str] | None = None) -> int:
+    """Print the score per module (of ``labels``, or all) and the survivors; 1 when a
+    module is under TARGET or a justification no longer matches its mutant."""
     equivalents = load_equivalents()
-    counts: dict[str, Counter[str]] = {label: Counter() for label in MODULES}
-    survivors: dict[str, list[str]] = {label: [] for label in MODULES}
+    counts: dict[str, Counter[str]] = {label: Counter() for label in labels or MODULES}
+    survivors: dict[str, list[str]] = {label: [] for label in labels or MODULES}
     stale: list[str] = []
     for name, status in sorted(statuses.items()):
         label = module_of(name)
@@ -177,21 +213,28 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true", help="resume the last run's mutants/")
     parser.add_argument("--report", action="store_true", help="print the last run's results")
+    parser.add_argument("--only", action="append", choices=list(MODULES), metavar="MODULE",
+                        help="just this module (repeatable), against its own tests")
     args = parser.parse_args()
-    os.chdir(ROOT)  # mutmut finds mutants/ and its settings from here
+    labels: list[str] | None = args.only
+    # mutmut finds mutants/ and its settings in the directory it runs in.
+    os.chdir(project_for(labels) if labels and not args.report else
+             project_directory(labels))
     if args.report:
-        return report(results(), 0.0)
+        return report(results(), 0.0, labels)
     if not args.keep:
-        shutil.rmtree(ROOT / "mutants", ignore_errors=True)
+        shutil.rmtree("mutants", ignore_errors=True)
     started = time.monotonic()
-    print(f"mutmut: {len(mutated_files())} files, {len(selected_tests())} test files ...")
+    modules = [MODULES[label] for label in labels or MODULES]
+    print(f"mutmut: {sum(len(m.files) for m in modules)} files,"
+          f" {len({t for m in modules for t in m.tests})} test files in {os.getcwd()} ...")
     done = subprocess.run([str(Path(sys.executable).parent / "mutmut"), "run",
-                           "--max-children", "2"], cwd=ROOT, check=False,
+                           "--max-children", "2"], check=False,
                           capture_output=True, text=True)
     if done.returncode != 0:  # its clean run failed, or it could not start
         print(done.stdout[-6000:], done.stderr[-6000:], sep="\n")
         return done.returncode
-    return report(results(), time.monotonic() - started)
+    return report(results(), time.monotonic() - started, labels)
 
 
 if __name__ == "__main__":

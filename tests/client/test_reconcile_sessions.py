@@ -5,8 +5,13 @@ below is its own session on one shared ledger file, as separate processes are.""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import subprocess
+import sys
+from datetime import UTC, datetime
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -16,12 +21,14 @@ from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.errors import Timeout
 from creditscope.client.ledger import CreditLedger
-from creditscope.client.records import UNEXPLAINED, CallRecord
+from creditscope.client.reconcile import Reconciler
+from creditscope.client.records import OVERSTATED, UNEXPLAINED, CallRecord
+from creditscope.client.session import SpendSession
 from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 from creditscope.sandbox.accounts import key_digest
 from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
-from edge_support import Sandbox
+from edge_support import ChargedThenHeld, Sandbox
 
 SEARCH = "restaurants/search"
 MENU = "restaurants/menu"
@@ -130,6 +137,52 @@ async def test_an_attempt_that_was_not_charged_is_released(sandbox: Sandbox) -> 
     assert lifetime.spent == sandbox.fall
 
 
+async def test_a_balance_from_a_request_sent_before_a_lost_one_settles_nothing(
+    sandbox: Sandbox,
+) -> None:
+    """A search is charged and its answer held; meanwhile a menu is charged and its
+    answer lost. The held answer's balance was made before the menu's charge, so it
+    cannot tell whether the menu was charged: the menu stays possibly charged (not
+    released) until an answer to a later request shows it was."""
+    session = SpendSession()
+    held = ChargedThenHeld(sandbox.transport)
+    slow = sandbox.client(session=session, transport=held)
+    quick = sandbox.client(session=session)
+    await quick.call(SEARCH, {"location": "Lisbon"})  # the starting point
+    first = asyncio.create_task(slow.call(SEARCH, {"location": "Porto"}))
+    await held.charged.wait()
+    sandbox.transport.lose_next = 1
+    with pytest.raises(Timeout):
+        await quick.call(MENU, {"id": "rst_lisbon_pt_001"})
+    held.gate.set()
+    await first
+    totals = quick.ledger.lifetime_totals()
+    assert (totals.spent, totals.possibly_charged, sandbox.fall) == (4, 5, 9)
+    await quick.call(SEARCH, {"location": "Madrid"})  # sent after the menu: it can tell
+    totals = quick.ledger.lifetime_totals()
+    assert (totals.spent, totals.possibly_charged, totals.unexplained) == (11, 0, 0)
+    assert totals.spent == sandbox.fall and totals.by_operation[MENU].spent == 5
+    for client in (slow, quick):
+        await client.aclose()
+
+
+async def test_an_attempt_lost_before_the_first_balance_stays_possibly_charged(
+    sandbox: Sandbox,
+) -> None:
+    """No balance was ever seen for the account before the lost menu: none can tell
+    whether it was charged, so it stays in sight, neither dropped nor counted."""
+    client = sandbox.client()
+    sandbox.transport.lose_next = 1
+    with pytest.raises(Timeout):
+        await client.call(MENU, {"id": "rst_lisbon_pt_001"})
+    for city in ("Lisbon", "Porto"):
+        await client.call(SEARCH, {"location": city})
+    totals = client.ledger.lifetime_totals()
+    assert (totals.spent, totals.possibly_charged, totals.unexplained) == (4, 5, 0)
+    assert sandbox.fall == 9
+    await client.aclose()
+
+
 # --- accounts never mix -----------------------------------------------------------------
 
 
@@ -180,3 +233,231 @@ async def test_two_services_with_one_key_never_reconcile_against_each_other(
     assert _unexplained(explorer) == []
     assert explorer.ledger.lifetime_totals().spent == here.fall + there.fall - 100
     await explorer.aclose()
+
+
+# --- the check, step by step (a Reconciler on a ledger file, no service) ---------------
+
+ACCOUNT, OTHER = "account-a", "account-b"
+
+
+class Session:
+    """One process's reconciler on the shared ledger file, answering calls by hand."""
+
+    def __init__(self, path: Path, account: str = ACCOUNT) -> None:
+        self.ledger = CreditLedger(path)
+        self.reconciler = Reconciler.for_ledger(self.ledger, account)
+        self.heard: list[CallRecord | None] = []
+        self.sent: dict[int | None, datetime] = {}  # when each call on the wire left
+        self.ledger.subscribe(self.heard.append)
+
+    def start(self, credits: int = 2) -> int | None:
+        token = self.reconciler.started(60, SEARCH, credits)
+        self.sent[token] = datetime.now(UTC)
+        return token
+
+    def answer(self, token: int | None, credits: int, remaining: int | None,
+               operation: str = SEARCH) -> Any:
+        """The call ``token`` was answered: charged ``credits``, the balance ``remaining``."""
+        rec = CallRecord(operation, "GET", "u", {}, status=200, credits_charged=credits,
+                         remaining=remaining, account=self.reconciler.account,
+                         request_id=f"req_{operation}", started_at=self.sent.pop(token))
+        self.ledger.record(rec)
+        return self.reconciler.finished(rec, token)
+
+    def call(self, credits: int, remaining: int | None) -> Any:
+        return self.answer(self.start(credits), credits, remaining)
+
+
+def _entries(ledger: CreditLedger, operation: str) -> list[int]:
+    return [r.credits_charged for r in ledger.session_records if r.operation == operation]
+
+
+def test_a_check_with_nothing_to_say_returns_nothing_and_a_shortfall_of_one_is_kept(
+    tmp_path: Path,
+) -> None:
+    one = Session(tmp_path / "ledger.sqlite3")
+    assert one.call(2, 998) is None  # the starting point
+    assert one.call(2, 996) is None  # as recorded: nothing to report
+    found = one.call(2, 993)  # 1 cr more than recorded
+    assert found is not None and found.credits_charged == 1
+    assert _entries(one.ledger, UNEXPLAINED) == [1]
+
+
+def test_a_possible_charge_of_one_credit_is_settled_and_subscribers_hear_it(
+    tmp_path: Path,
+) -> None:
+    one = Session(tmp_path / "ledger.sqlite3")
+    one.call(2, 998)
+    one.ledger.hold_possible(ACCOUNT, SEARCH, 1)  # an answer lost after it left
+    one.heard.clear()
+    one.call(2, 995)  # the balance shows the lost one was charged
+    assert [(r.operation, r.credits_charged) for r in one.ledger.session_records
+            if not r.method] == [(SEARCH, 1)]  # its operation's charge, nothing unexplained
+    assert one.ledger.lifetime_totals(ACCOUNT).possibly_charged == 0
+    assert None in one.heard  # the meter's "possibly charged" figure is told it changed
+
+
+def test_another_accounts_charges_and_possible_charges_stay_out_of_the_check(
+    tmp_path: Path,
+) -> None:
+    mine, theirs = Session(tmp_path / "ledger.sqlite3"), Session(
+        tmp_path / "ledger.sqlite3", OTHER)
+    mine.call(2, 998)
+    theirs.call(5, 495)
+    theirs.ledger.hold_possible(OTHER, SEARCH, 3)  # settled by their balance, never mine
+    mine.call(2, 995)  # 1 cr more than mine recorded: theirs never explain it
+    [entry] = [r for r in mine.ledger.session_records if r.operation == UNEXPLAINED]
+    assert entry.credits_charged == 1 and "elsewhere" not in (entry.note or "")
+    assert _entries(mine.ledger, OVERSTATED) == []
+    assert mine.ledger.lifetime_totals(OTHER).possibly_charged == 3
+
+
+def test_a_balance_another_session_recorded_lower_is_the_one_compared(
+    tmp_path: Path,
+) -> None:
+    """This session's answer was made before another session's charge and arrived
+    after it: the other session's lower balance is the newer one, so no difference is
+    found in either direction."""
+    path = tmp_path / "ledger.sqlite3"
+    mine = Session(path)
+    mine.call(2, 998)
+    slow = mine.start()  # charged at once (996); its answer is late
+    theirs = Session(path)
+    theirs.call(5, 991)  # charged after mine; waits for mine, which is on the wire
+    mine.answer(slow, 2, 996)
+    assert _entries(mine.ledger, UNEXPLAINED) == _entries(mine.ledger, OVERSTATED) == []
+    mine.call(2, 989)
+    assert mine.ledger.lifetime_totals(ACCOUNT).spent == 11
+
+
+def test_one_reconciler_per_ledger_file_account_and_session(tmp_path: Path) -> None:
+    """A client rebuilt in the same session carries on the same checks; another file,
+    account, session or in-memory ledger has checks of its own."""
+    session = SpendSession()
+    first = CreditLedger(tmp_path / "one.sqlite3", session)
+    mine = Reconciler.for_ledger(first, ACCOUNT)
+    assert Reconciler.for_ledger(CreditLedger(tmp_path / "one.sqlite3", session),
+                                 ACCOUNT) is mine
+    memory = CreditLedger(None, session)
+    others = [Reconciler.for_ledger(first, OTHER),
+              Reconciler.for_ledger(CreditLedger(tmp_path / "two.sqlite3", session), ACCOUNT),
+              Reconciler.for_ledger(memory, ACCOUNT),
+              Reconciler.for_ledger(CreditLedger(None, session), ACCOUNT),
+              Reconciler.for_ledger(CreditLedger(tmp_path / "one.sqlite3"), ACCOUNT)]
+    assert len({id(r) for r in [mine, *others]}) == 6
+    assert Reconciler.for_ledger(memory, ACCOUNT) is others[2]
+
+
+def test_another_sessions_call_on_the_wire_holds_the_check_back(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    mine, theirs = Session(path), Session(path)
+    mine.call(2, 998)
+    on_the_wire = theirs.start()  # charged (996), not recorded yet
+    assert mine.call(2, 994) is None  # their charge may be in this balance: wait
+    theirs.answer(on_the_wire, 2, 996)
+    assert _entries(mine.ledger, UNEXPLAINED) == []
+    assert mine.ledger.lifetime_totals(ACCOUNT).spent == 6
+
+
+def test_the_latest_of_equal_balances_reveals_and_an_answer_without_one_is_fine(
+    tmp_path: Path,
+) -> None:
+    """Three calls on the wire at once: two answers report the same, lowest balance (the
+    later one names the difference), one reports none."""
+    one = Session(tmp_path / "ledger.sqlite3")
+    one.call(2, 998)
+    tokens = [one.start(), one.start(), one.start()]
+    one.answer(tokens[0], 2, 993)
+    one.answer(tokens[1], 0, None, operation="catalog")
+    found = one.answer(tokens[2], 0, 993, operation="catalog")
+    assert found is not None and found.credits_charged == 3
+    assert found.revealed_by == "catalog (req_catalog)"
+    assert "Calls in between: catalog ×2, restaurants/search." in (found.note or "")
+
+
+def test_subscribers_hear_of_a_release_once(tmp_path: Path) -> None:
+    one = Session(tmp_path / "ledger.sqlite3")
+    one.call(2, 998)
+    assert [r is None for r in one.heard] == [False]  # nothing was released
+    one.ledger.hold_possible(ACCOUNT, SEARCH, 5)
+    one.call(2, 996)  # not charged: released, and the meter is told
+    assert one.ledger.lifetime_totals(ACCOUNT).possibly_charged == 0
+    one.heard.clear()
+    one.call(2, 994)  # nothing released: only the call itself is heard of
+    assert [r is None for r in one.heard] == [False]
+
+
+def test_the_first_balance_of_an_account_is_the_lowest_any_session_recorded_meanwhile(
+    tmp_path: Path,
+) -> None:
+    """The account's very first check: another session's answer, recorded while this
+    call was on the wire, reported a lower balance; that one is the starting point."""
+    path = tmp_path / "ledger.sqlite3"
+    mine, theirs = Session(path), Session(path)
+    theirs_other = Session(path, OTHER)
+    theirs_other.call(5, 495)  # rows of another account before: not this one's
+    on_the_wire = mine.start()  # charged first: 998
+    theirs.call(5, 993)  # charged after; its check waits for mine
+    mine.answer(on_the_wire, 2, 998)
+    mine.call(2, 991)
+    assert _entries(mine.ledger, UNEXPLAINED) == _entries(mine.ledger, OVERSTATED) == []
+    assert mine.ledger.lifetime_totals(ACCOUNT).spent == 9
+
+
+def test_another_accounts_lost_answer_never_holds_this_accounts_check_back(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    mine, theirs = Session(path), Session(path, OTHER)
+    mine.call(2, 998)
+    on_the_wire = mine.start()
+    theirs.ledger.hold_possible(OTHER, SEARCH, 3)  # lost after mine left: not mine
+    found = mine.answer(on_the_wire, 2, 993)  # 3 cr more than recorded: found now
+    assert found is not None and found.credits_charged == 3
+    assert mine.ledger.lifetime_totals(OTHER).possibly_charged == 3
+
+
+def test_a_ledger_that_cannot_be_written_still_lets_every_call_finish(tmp_path: Path) -> None:
+    one = Session(tmp_path / "ledger.sqlite3")
+    one.ledger._db.execute("PRAGMA query_only = ON")  # as a read-only file or a full disk
+    for remaining in (998, 995):
+        one.call(2, remaining)  # checked without the file's rows: it must not crash
+    assert [r.remaining for r in one.ledger.session_records if r.method] == [998, 995]
+    assert any("Could not write to the credit ledger" in w for w in one.ledger.warnings)
+
+
+def test_a_first_check_starts_from_its_own_burst_not_an_older_unsettled_balance(
+    tmp_path: Path,
+) -> None:
+    """An old answer of the account (900, never settled: a call was on the wire then),
+    a top-up since: this session starts from its own answer, so a later 3 cr shortfall
+    is found."""
+    path = tmp_path / "ledger.sqlite3"
+    old, holder = Session(path), Session(path)
+    held = holder.start()
+    old.call(2, 900)  # its check waits for the holder's call, which never ends well
+    holder.reconciler.finished(None, held)
+    mine = Session(path)
+    mine.call(2, 998)
+    assert mine.call(2, 993) is not None  # 3 cr more than recorded
+
+
+def test_a_call_on_the_wire_holds_back_only_its_own_account(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    mine, theirs = Session(path), Session(path, OTHER)
+    theirs.call(5, 495)
+    mine.start()  # on the wire, on another account than theirs
+    found = theirs.call(5, 488)  # 2 cr more than recorded: found now
+    assert found is not None and found.credits_charged == 2
+
+
+def test_a_dead_processs_call_becomes_a_possible_charge_of_its_price(tmp_path: Path) -> None:
+    path = tmp_path / "ledger.sqlite3"
+    dead, alive = Session(path), Session(path)
+    child = subprocess.Popen([sys.executable, "-c", ""])
+    child.wait()
+    dead.ledger.pid = child.pid  # its calls name a process that has ended
+    alive.call(2, 998)
+    dead.start(5)  # killed mid-request: nothing more happens in it
+    alive.ledger.settle_abandoned_flights()
+    assert alive.ledger.lifetime_totals(ACCOUNT).possibly_charged == 5

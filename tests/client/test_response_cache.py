@@ -6,7 +6,11 @@ from __future__ import annotations
 import pickle
 import sqlite3
 import stat
+import threading
+import time
+import zlib
 from collections.abc import Iterator
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -17,6 +21,8 @@ from creditscope.client.cache import (
     ResponseCache,
     cache_key,
     cache_size_bytes,
+    default_cache_directory,
+    set_aside,
 )
 
 BASE = "http://sandbox.invalid"
@@ -147,3 +153,120 @@ def test_the_cache_key_is_stable_across_versions_and_argument_order() -> None:
                    ' {"limit":10,"location":"Lisbon"}')
     assert key == cache_key("https://api.example.test", "GET", "/restaurants/search",
                             {"limit": 10, "location": "Lisbon"})
+    # Only the slash goes: a base URL ending in any other character keeps it.
+    assert cache_key("https://api.example.test/v1X/", "GET", "/catalog", {}).startswith(
+        "https://api.example.test/v1X GET /catalog")
+
+
+def test_a_damaged_rows_every_column_is_checked_on_its_own(cache: ResponseCache) -> None:
+    """Params or headers that decode but are not objects, a body stored as text, a body
+    that is not UTF-8 and a time that is not a number are each a miss."""
+    keys = {name: _store(cache, "restaurants/search", {"location": name})
+            for name in ("params", "headers", "text body", "latin-1 body", "time")}
+    damage = {"params": ("params", "[1]"), "headers": ("headers", '["x"]'),
+              "text body": ("body", "plain text"),
+              "latin-1 body": ("body", zlib.compress("Café".encode("latin-1"))),
+              "time": ("stored_at", "yesterday")}
+    with sqlite3.connect(cache.directory / DATABASE_NAME) as db:
+        for name, (column, value) in damage.items():
+            db.execute(f"UPDATE responses SET {column} = ? WHERE key = ?", (value, keys[name]))
+    assert [name for name, key in keys.items() if cache.get(key) is not None] == []
+    kept = _store(cache, "catalog", {})
+    [entry] = cache.entries()
+    assert (entry.key, entry.operation, entry.status) == (kept, "catalog", 200)
+    assert entry.expires_at == pytest.approx(entry.stored_at + 3600)
+    assert entry.stored_at == pytest.approx(time.time(), abs=60)
+
+
+def test_a_cache_that_cannot_be_written_says_so_once_and_still_answers(
+    cache: ResponseCache,
+) -> None:
+    cache._db.execute("PRAGMA query_only = ON")  # as a read-only file or a full disk would
+    entries = [cache.set(f"k{n}", operation="catalog", params={"n": n}, body="{}", status=200,
+                         headers={"X-Request-Id": "req_1", "Cookie": "no"}, ttl=60)
+               for n in range(2)]
+    assert cache.warnings == [
+        "Could not write to the response cache: attempt to write a readonly database"]
+    assert entries[1].params == {"n": 1} and entries[1].headers == {"x-request-id": "req_1"}
+    assert (entries[1].key, entries[1].operation, entries[1].body, entries[1].status) == (
+        "k1", "catalog", "{}", 200)  # what the explorer shows is the answer as received
+    assert cache.get("k0") is None  # the answer was shown; only its re-use is lost
+
+
+def test_recent_lists_twenty_by_default_and_stats_name_their_directory(
+    cache: ResponseCache,
+) -> None:
+    for n in range(25):
+        _store(cache, "restaurants/search", {"location": f"City {n}"})
+    assert len(cache.recent("restaurants/search")) == 20
+    assert cache.stats().directory == cache.directory
+
+
+def test_the_size_counts_side_files_even_when_the_log_is_absent(tmp_path: Path) -> None:
+    (tmp_path / DATABASE_NAME).write_bytes(b"d" * 100)
+    (tmp_path / f"{DATABASE_NAME}-shm").write_bytes(b"s" * 30)  # no -wal beside it
+    (tmp_path / f"{DATABASE_NAME}-journal").write_bytes(b"j" * 7)
+    assert cache_size_bytes(tmp_path) == 137
+
+
+def test_the_default_cache_lives_in_the_users_cache_directory(
+    isolated_dirs: dict[str, Path],
+) -> None:
+    assert default_cache_directory() == isolated_dirs["cache"] / "creditscope" / CACHE_FORMAT
+    cache = ResponseCache()
+    assert cache.directory == default_cache_directory() and cache.directory.is_dir()
+    cache.close()
+
+
+def test_a_damaged_file_is_set_aside_under_a_utc_stamp_and_none_is_overwritten(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Three corruptions in one second keep three copies, numbered after the first."""
+    moment = time.struct_time((2026, 11, 27, 21, 5, 9, 4, 331, 0))
+    monkeypatch.setattr(time, "gmtime", lambda *_: moment)
+    moved: list[Path] = []
+    for n in range(3):
+        damaged = tmp_path / CACHE_FORMAT
+        damaged.write_text(f"copy {n}")
+        # In a thread: a search for a free name that never ends fails here, not hangs.
+        worker = threading.Thread(target=lambda path=damaged: moved.append(set_aside(path)),
+                                  daemon=True)
+        worker.start()
+        worker.join(5)
+        assert not worker.is_alive() and not damaged.exists()
+    assert [path.name for path in moved] == [
+        f"{CACHE_FORMAT}.corrupt-20261127T210509", f"{CACHE_FORMAT}.corrupt-20261127T210509-1",
+        f"{CACHE_FORMAT}.corrupt-20261127T210509-2"]
+    assert [path.read_text() for path in moved] == ["copy 0", "copy 1", "copy 2"]
+
+
+def test_storing_a_key_again_replaces_its_answer_and_odd_params_are_kept_as_text(
+    cache: ResponseCache,
+) -> None:
+    key = cache_key(BASE, "GET", "/restaurants/search", {"when": date(2026, 11, 27)})
+    assert key.endswith('{"when":"2026-11-27"}')  # a value JSON lacks is its text
+    for body in ('{"results": []}', '{"results": ["Tasca"]}'):
+        cache.set(key, operation="restaurants/search", params={"when": date(2026, 11, 27)},
+                  body=body, status=200, headers={}, ttl=60)
+    entry = cache.get(key)
+    assert entry is not None and entry.body == '{"results": ["Tasca"]}'
+    assert entry.params == {"when": "2026-11-27"} and len(cache.entries()) == 1
+
+
+def test_a_table_lost_after_opening_reads_as_empty(cache: ResponseCache) -> None:
+    key = _store(cache, "catalog", {})
+    with sqlite3.connect(cache.directory / DATABASE_NAME) as db:
+        db.execute("DROP TABLE responses")
+    assert cache.get(key) is None and cache.entries() == []
+    assert cache.recent("catalog") == [] and cache.stats().entries == 0
+
+
+def test_the_cache_answers_from_another_thread(cache: ResponseCache) -> None:
+    """The explorer reads it on its loop and clears it in a worker thread."""
+    key = _store(cache, "catalog", {})
+    found: list[object] = []
+    worker = threading.Thread(target=lambda: found.append(cache.get(key)))
+    worker.start()
+    worker.join(10)
+    assert [getattr(entry, "key", None) for entry in found] == [key]
+    assert cache.clear() == 1

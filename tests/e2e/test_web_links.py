@@ -8,12 +8,7 @@ explorer is configured for it as for any service (a base URL and the demo key).
 
 from __future__ import annotations
 
-import json
 import os
-import threading
-from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
@@ -31,6 +26,7 @@ from browser_harness import (
 )
 
 from creditscope.sandbox import DEMO_KEY
+from loopback_service import Answer, loopback_service
 
 # Would mark the demo's page (or its opener) and its title, were it ever run.
 HOSTILE_URL = ("javascript:(window.opener||window).__pwned=1;"
@@ -47,38 +43,11 @@ def feed() -> dict[str, Any]:
             "count": 1, "cursor": None, "events": [event]}
 
 
-class HostileService(BaseHTTPRequestHandler):
+def hostile_answer(path: str) -> Answer:
     """The event feed, with a javascript: page; anything else is not found."""
-
-    def do_GET(self) -> None:
-        found = urlsplit(self.path).path == "/ticketing/discovery"
-        body = json.dumps(feed() if found else {
-            "error": {"code": "not_found", "message": "no such endpoint"}}).encode()
-        self.send_response(200 if found else 404)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        if found:
-            self.send_header("X-Credits-Charged", "3")
-            self.send_header("X-Credits-Remaining", "9997")
-        self.end_headers()
-        self.wfile.write(body)
-
-    def log_message(self, *args: Any) -> None:
-        """Quiet: the test reads the page, not the service's log."""
-
-
-@contextmanager
-def hostile_service() -> Iterator[str]:
-    """The fake service on a loopback port, until the block ends; yields its base URL."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), HostileService)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}"
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
+    if urlsplit(path).path != "/ticketing/discovery":
+        return Answer(404, {"error": {"code": "not_found", "message": "no such endpoint"}})
+    return Answer(200, feed(), {"X-Credits-Charged": "3", "X-Credits-Remaining": "9997"})
 
 
 @pytest.mark.slow
@@ -91,7 +60,7 @@ def test_a_javascript_event_url_opens_nothing_and_runs_nothing(
 
     port = free_port()
     log_path = tmp_path / "web.log"
-    with hostile_service() as base_url:
+    with loopback_service(hostile_answer) as base_url:
         # BROWSER: the host has a browser, as a presenter's laptop does, so Open page opens.
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "CREDITSCOPE_BASE_URL": base_url,
                "CREDITSCOPE_API_KEY": DEMO_KEY, "BROWSER": "true"}

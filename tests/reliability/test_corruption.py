@@ -5,6 +5,7 @@ still readable are carried over, never silently lost."""
 from __future__ import annotations
 
 import sqlite3
+import stat
 from pathlib import Path
 
 from reliability_support import run_cli
@@ -60,8 +61,13 @@ def test_a_damaged_cache_is_set_aside_and_starts_empty(tmp_path: Path) -> None:
     cache.close()
     (directory / DATABASE_NAME).write_bytes(b"\x00garbage" * 512)
     reopened = ResponseCache(directory)
-    assert reopened.warnings and "moved to" in reopened.warnings[0]
-    assert list((tmp_path / "cache").glob("v1.corrupt-*"))
+    [moved] = list((tmp_path / "cache").glob("v1.corrupt-*"))
+    assert reopened.warnings == [
+        "The response cache was damaged (file is not a database); it was moved to"
+        f" {moved} and a new empty cache was started. Answers will be fetched (and charged)"
+        " again."]
+    assert (moved / DATABASE_NAME).read_bytes().startswith(b"\x00garbage")
+    assert stat.S_IMODE(directory.stat().st_mode) == 0o700  # the new one is private too
     assert reopened.get("k") is None
     reopened.set("k", operation="catalog", params={}, body="{}", status=200, headers={}, ttl=60)
     assert reopened.get("k") is not None
@@ -83,3 +89,29 @@ def test_the_cli_prints_the_warning_and_still_works(isolated_dirs: dict[str, Pat
     credits = run_cli(["credits", "--json"])
     assert credits.exit_code == 0 and '"spent": 2' in credits.stdout
     assert "warning" not in credits.stderr  # rebuilt once, healthy since
+
+
+def test_a_cache_whose_index_is_damaged_is_set_aside_naming_the_check(tmp_path: Path) -> None:
+    """The file opens and its table reads, but SQLite's integrity check fails: set
+    aside like any damage, the warning saying what the check found."""
+    directory = tmp_path / "cache" / "v2"
+    cache = ResponseCache(directory)
+    for n in range(50):
+        cache.set(f"k{n}", operation="catalog", params={}, body="{}", status=200,
+                  headers={}, ttl=60)
+    cache.close()
+    db = sqlite3.connect(directory / DATABASE_NAME)
+    db.execute("PRAGMA journal_mode=DELETE")  # everything into the one file
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute(
+        "SELECT rootpage FROM sqlite_master WHERE name='responses_recent'").fetchone()[0]
+    db.close()
+    with (directory / DATABASE_NAME).open("r+b") as handle:
+        handle.seek((root - 1) * page_size)
+        handle.write(b"\x0d" + b"\xff" * 64)
+    reopened = ResponseCache(directory)
+    [warning] = reopened.warnings
+    found = warning.partition("integrity check failed: ")[2]
+    assert found and not found.startswith(("?", "None"))  # what quick_check reported
+    assert list((tmp_path / "cache").glob("v2.corrupt-*")) and reopened.get("k1") is None
+    reopened.close()

@@ -21,9 +21,13 @@ event loop is never run again and its in-flight row names a process that is gone
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 import subprocess
 import sys
 import tempfile
+import threading
+from contextlib import ExitStack
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -31,7 +35,13 @@ from typing import Any
 import httpx
 from hypothesis import HealthCheck, settings
 from hypothesis import strategies as st
-from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, rule
+from hypothesis.stateful import (
+    RuleBasedStateMachine,
+    initialize,
+    invariant,
+    precondition,
+    rule,
+)
 
 from client_fakes import InstantRetry
 from creditscope.client import errors
@@ -42,6 +52,7 @@ from creditscope.client.ledger import CreditLedger
 from creditscope.client.session import SpendSession
 from creditscope.sandbox import DEMO_KEY
 from edge_support import ChargedThenHeld, Sandbox
+from loopback_service import Answer, loopback_service
 
 SEARCH = "restaurants/search"
 PRICE = 2
@@ -81,14 +92,19 @@ class TwoAccountsMachine(RuleBasedStateMachine):
         self.services = {name: Sandbox(self.dir / name) for name in ACCOUNT_NAMES}
         for name in ACCOUNT_NAMES:
             (self.dir / name).mkdir()
+        self.urls = {**SERVICES, **self.real_services()}
         self.accounts = {name: account_fingerprint(url, DEMO_KEY)
-                         for name, url in SERVICES.items()}
+                         for name, url in self.urls.items()}
         self.processes = [self._process(), self._process()]
         self.killed = dict.fromkeys(ACCOUNT_NAMES, 0)  # credits charged to killed requests
         self.stalled: dict[str, tuple[ChargedThenHeld, asyncio.Task[Any], Process]] = {}
         self.settled = dict.fromkeys(ACCOUNT_NAMES, False)
         for name in ACCOUNT_NAMES:  # each account's first balance: where checks start
             self._answered(0, name, "Lisbon")
+
+    def real_services(self) -> dict[str, str]:
+        """Accounts whose service listens on a real socket (none here): name -> URL."""
+        return {}
 
     def teardown(self) -> None:
         for held, task, process in self.stalled.values():
@@ -109,7 +125,7 @@ class TwoAccountsMachine(RuleBasedStateMachine):
             ledger.pid = pid
         clients = {
             name: DataClient(
-                SERVICES[name], DEMO_KEY,
+                self.urls[name], DEMO_KEY,
                 transport=(transports or {}).get(name, self.services[name].transport),
                 ledger=ledger, cache=ResponseCache(self.dir / "cache"),
                 retry_policy=InstantRetry())
@@ -219,3 +235,73 @@ TwoAccountsMachine.TestCase.settings = settings(
     suppress_health_check=[HealthCheck.too_slow],
 )
 TestTwoAccountsTwoProcesses = TwoAccountsMachine.TestCase
+
+
+class HeldOnTheWire:
+    """Account A's service on a real socket, for a child process: a request arrives,
+    the test charges it at the sandbox, and it is never answered."""
+
+    def __init__(self) -> None:
+        self.arrived = threading.Event()
+        self.release = threading.Event()
+
+    def answer(self, path: str) -> Answer | None:
+        self.arrived.set()
+        self.release.wait(30)  # until the child is killed and reaped (bounded)
+        return None  # close without an answer: the child is gone anyway
+
+
+class RealKillMachine(TwoAccountsMachine):
+    """The same two accounts, where account A's calls may also come from a child
+    process, a real ``creditscope call`` over a loopback socket, killed with SIGKILL
+    after the service charged its request and before any answer."""
+
+    def real_services(self) -> dict[str, str]:
+        self.held = HeldOnTheWire()
+        self.server = ExitStack()
+        self.sigkilled = 0
+        return {"A": self.server.enter_context(loopback_service(self.held.answer))}
+
+    @initialize()
+    def start(self) -> None:
+        """Every example begins with a real kill on account A, after the first balances;
+        the rules then run more calls (and maybe more kills) around it."""
+        super().start()
+        self.sigkilled_mid_request(CITIES[0])
+
+    def teardown(self) -> None:
+        self.held.release.set()
+        self.server.close()
+        super().teardown()
+
+    @precondition(lambda self: self.sigkilled < 2)  # each child costs a second or so
+    @rule(city=st.sampled_from(CITIES))
+    def sigkilled_mid_request(self, city: str) -> None:
+        self.held.arrived.clear()
+        self.held.release.clear()
+        env = {**os.environ, "CREDITSCOPE_BASE_URL": self.urls["A"],
+               "CREDITSCOPE_API_KEY": DEMO_KEY, "CREDITSCOPE_DATA_DIR": str(self.dir),
+               "CREDITSCOPE_CACHE_DIR": str(self.dir / "child-cache")}
+        child = subprocess.Popen(
+            [sys.executable, "-m", "creditscope", "call", SEARCH, "--location", city,
+             "--refresh", "--json"],
+            env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL)
+        try:
+            assert self.held.arrived.wait(30), "the child's request never reached the service"
+            self.services["A"].charge(PRICE)  # charged; the answer is still to come
+        finally:
+            os.kill(child.pid, signal.SIGKILL)
+            child.wait(10)  # reaped: its in-flight row now names a process that is gone
+            self.held.release.set()
+        assert child.returncode == -signal.SIGKILL
+        self.sigkilled += 1
+        self.killed["A"] += PRICE
+        self.settled["A"] = False
+
+
+RealKillMachine.TestCase.settings = settings(
+    max_examples=6, stateful_step_count=12, deadline=None, derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow],
+)
+TestTwoAccountsRealKill = RealKillMachine.TestCase

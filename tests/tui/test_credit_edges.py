@@ -186,3 +186,25 @@ async def test_activity_names_the_call_that_revealed_an_unexplained_difference(
         assert "revealed by the answer to: restaurants/search (req_1)" in detail
         assert "The balance fell 3 cr more." in detail
         assert app.credits.spent == 3 and app.credits.unexplained == 3
+
+
+async def test_the_meter_says_when_the_service_charged_less_than_it_said(
+    make_app: MakeApp,
+) -> None:
+    from creditscope.client.records import OVERSTATED, CallRecord
+    from creditscope.tui.widgets.credit_meter import CreditMeter
+
+    app = make_app(initial_mode="activity")
+    async with app.run_test(size=SIZE) as pilot:
+        client: Any = await app.wait_for_client()
+        client.ledger.record(CallRecord("restaurants/menu", "GET", "u", {},
+                                        credits_charged=15, remaining=991))
+        client.ledger.record(CallRecord(
+            OVERSTATED, "", "", {}, credits_charged=-6,
+            note="The service charged 6 cr less than its charge headers said."))
+        await settle(pilot)
+        assert app.credits.spent == 9 and app.credits.overstated == 6
+        meter = " ".join(str(app.screen.query_one(CreditMeter).render()).split())
+        assert "9 cr spent (6 less than the service said)" in meter
+        detail = str(app.screen.query_one("#response-detail").render())
+        assert "charged 6 cr less than its charge headers said" in detail

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from creditscope.client.records import UNEXPLAINED, CallRecord
+from creditscope.client.records import OVERSTATED, UNEXPLAINED, CallRecord
 from creditscope.text_folding import fold_case
 
 DEFAULT_PAGE = 200
@@ -59,7 +59,7 @@ def clean_label(text: str | None) -> str | None:
 
 def outcome(operation: str, status: int | None, error_code: str | None) -> str:
     """``ok``, ``error``, ``refused`` (never sent, free) or ``unexplained``."""
-    if operation == UNEXPLAINED:
+    if operation in (UNEXPLAINED, OVERSTATED):  # balance differences, not calls
         return "unexplained"
     if error_code is None and (status is None or status < 400):
         return "ok"

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from creditscope.client.records import UNEXPLAINED
+from creditscope.client.records import OVERSTATED, UNEXPLAINED
 
 # A balance the service reported at a quiet moment, the ledger position it covers, when.
 Point = tuple[int, int, datetime]
@@ -42,6 +42,8 @@ class Totals(OperationTotals):
     by_operation: dict[str, OperationTotals] = field(default_factory=dict)
     remaining: int | None = None  # latest balance the service reported
     unexplained: int = 0  # part of ``spent``: balance falls no recorded call explains
+    # Taken off ``spent``: credits the charge headers reported and the balance never lost.
+    overstated: int = 0
     possibly_charged: int = 0  # not in ``spent``: lost answers a later balance will settle
 
     def add(self, operation: str, spent: int, saved: int, failed: int, *, calls: int = 1) -> None:
@@ -54,3 +56,5 @@ class Totals(OperationTotals):
             target.errors += int(failed)
         if operation == UNEXPLAINED:
             self.unexplained += spent
+        elif operation == OVERSTATED:  # recorded as a negative charge
+            self.overstated -= spent

@@ -19,7 +19,11 @@ not an error). The check and the entry it may record are one step under the
 file's write lock, so two processes never record the same difference twice. A
 shortfall becomes an ``unexplained`` ledger entry of its own, counted in
 ``spent``, naming the call whose answer revealed it and the calls around it. A
-rise (a top-up, a refund) is taken as the new starting point.
+balance that fell, but less than the recorded charges (the service charged less than
+its ``X-Credits-Charged`` headers said) becomes an ``overstated`` entry, a negative
+charge, so ``spent`` is what the balance shows and the difference is in sight. A
+balance that did not fall at all, or rose (a top-up, a refund, a reset), is taken as
+the new starting point.
 
 Everything is per account (the service and the key, as ``account_id`` names
 them): rows of another key or another base URL never enter the sums. Each check
@@ -51,7 +55,7 @@ from datetime import UTC, datetime
 
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.ledger_totals import Point, PossibleCharge
-from creditscope.client.records import UNEXPLAINED, CacheStatus, CallRecord
+from creditscope.client.records import OVERSTATED, UNEXPLAINED, CacheStatus, CallRecord
 
 
 class Reconciler:
@@ -153,6 +157,11 @@ class Reconciler:
                 found = self._unexplained(gap, since, revealer, elsewhere,
                                           between_sessions=earlier)
                 self.ledger.record(found)
+            # It fell, but less than the headers said. One that did not fall at all is
+            # taken, as a rise is, for a refund, a top-up or a reset.
+            elif gap < 0 and observed < balance:
+                found = self._overstated(-gap, since, revealer, between_sessions=earlier)
+                self.ledger.record(found)
         # The rest of those were not charged (or were refunded): released.
         self.ledger.drop_possible(settled)
         self._released = bool(settled)
@@ -178,8 +187,7 @@ class Reconciler:
         self, gap: int, since: datetime, revealer: CallRecord | None, elsewhere: int,
         *, between_sessions: bool = False,
     ) -> CallRecord:
-        calls = ", ".join(f"{name} ×{count}" if count > 1 else name
-                          for name, count in sorted(self._between.items())) or "none"
+        calls = self._calls_between()
         earlier = " (the balance an earlier session settled)" if between_sessions else ""
         note = (
             f"The service's balance fell {gap} cr more than the calls recorded since"
@@ -195,6 +203,33 @@ class Reconciler:
             credits_charged=gap, remaining=None, note=note, revealed_by=_revealed(revealer),
             account=self.account,
         )
+
+    def _overstated(
+        self, excess: int, since: datetime, revealer: CallRecord | None, *,
+        between_sessions: bool,
+    ) -> CallRecord:
+        """The entry of a balance that fell ``excess`` cr less than the charges the
+        answers reported: recorded as a negative charge, so spent is what the balance
+        shows, and named so nobody takes the headers' figure on trust."""
+        earlier = " (the balance an earlier session settled)" if between_sessions else ""
+        note = (
+            f"The service charged {excess} cr less than its charge headers said: its balance"
+            f" fell {excess} cr less than the X-Credits-Charged of the calls recorded since"
+            f" {since:%H:%M:%S} UTC{earlier}. Calls in between: {self._calls_between()}."
+            " Spent counts what the balance shows. Either the service reports charges it"
+            " does not take, or credits were refunded or added in between: ask its support"
+            " which is right."
+        )
+        return CallRecord(
+            operation=OVERSTATED, method="", url="", params={}, cache=CacheStatus.NONE,
+            credits_charged=-excess, note=note, revealed_by=_revealed(revealer),
+            account=self.account,
+        )
+
+    def _calls_between(self) -> str:
+        """The operations recorded since the starting point, as a note names them."""
+        return ", ".join(f"{name} ×{count}" if count > 1 else name
+                         for name, count in sorted(self._between.items())) or "none"
 
 
 def _revealed(revealer: CallRecord | None) -> str | None:

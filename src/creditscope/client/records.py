@@ -11,6 +11,9 @@ T = TypeVar("T")
 
 # The ledger "operation" of a balance fall no recorded call explains (issue 13).
 UNEXPLAINED = "unexplained"
+# The ledger "operation" of a balance that fell less than the charge headers said: a
+# negative charge, so spent is what the balance shows (reconcile.py).
+OVERSTATED = "overstated"
 
 
 class CacheStatus(StrEnum):

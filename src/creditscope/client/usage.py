@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Literal
 
-from creditscope.client.records import UNEXPLAINED
+from creditscope.client.records import OVERSTATED, UNEXPLAINED
 from creditscope.operations import NO_MATCH, OTHER_GRADE
 
 Period = Literal["day", "hour"]
@@ -45,7 +45,7 @@ class UsageRow:
     def outcome(self) -> Outcome:
         """ok; refused (stopped before sending: invalid, offline, no key); error (sent,
         and failed or never answered); unexplained (a balance fall no call explains)."""
-        if self.operation == UNEXPLAINED:
+        if self.operation in (UNEXPLAINED, OVERSTATED):
             return "unexplained"
         if self.error_code is None and (self.status is None or self.status < 400):
             return "ok"

@@ -60,10 +60,12 @@ def totals_table(totals: Totals) -> list[str]:
 
 
 def totals_json(totals: Totals) -> dict[str, object]:
-    """The totals as JSON, ``unexplained`` (part of ``spent``) right after ``spent``."""
+    """The totals as JSON, ``unexplained`` (part of ``spent``) and ``overstated`` (taken
+    off ``spent``) right after ``spent``."""
     data = asdict(totals)
     ordered: dict[str, object] = {"spent": data.pop("spent"),
-                                  "unexplained": data.pop("unexplained")}
+                                  "unexplained": data.pop("unexplained"),
+                                  "overstated": data.pop("overstated")}
     return ordered | data
 
 
@@ -142,6 +144,7 @@ class AccountReport:
 
     def as_json(self, configured: bool) -> dict[str, object]:
         # spent includes unexplained: balance falls no recorded call explains.
+        # overstated is taken off spent: charges the headers said the balance never showed.
         # possibly_charged is not in spent: lost answers a later balance settles.
         return {"account": self.account, "configured": configured,
                 "last_session": totals_json(self.session),
@@ -160,6 +163,12 @@ class AccountReport:
             out.append(f"\nUnexplained: {_thousands(lifetime.unexplained)} of the credits"
                        " spent were a fall in the service's balance that no recorded call"
                        " explains (details in the explorer's Activity).")
+        if lifetime.overstated:
+            out.append(f"\nCharged less than said: the service charged"
+                       f" {_thousands(lifetime.overstated)} cr less than its charge headers"
+                       " said (its balance fell less than the X-Credits-Charged of the calls)."
+                       " Spent counts what the balance shows; ask the service which is right"
+                       " (details in the explorer's Activity).")
         if lifetime.possibly_charged:
             out.append(f"\n{possibly_charged(lifetime.possibly_charged).capitalize()} for"
                        " answers lost after the request left (a timeout or a dropped"

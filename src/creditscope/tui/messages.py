@@ -54,4 +54,5 @@ class CreditSnapshot:
     errors: int = 0
     remaining: int | None = None
     unexplained: int = 0  # part of ``spent`` no recorded call explains (see Activity)
+    overstated: int = 0  # taken off ``spent``: charged less than the headers said
     possibly_charged: int = 0  # not in ``spent``: lost answers the next balance settles

@@ -23,7 +23,8 @@ def snapshot_of(ledger: Any) -> CreditSnapshot:
     return CreditSnapshot(
         spent=field("spent"), saved=field("saved"), calls=field("calls"),
         errors=field("errors"), remaining=getattr(ledger, "remaining", None),
-        unexplained=field("unexplained"), possibly_charged=field("possibly_charged"),
+        unexplained=field("unexplained"), overstated=field("overstated"),
+        possibly_charged=field("possibly_charged"),
     )
 
 
@@ -52,7 +53,9 @@ class CreditMeter(Static):
         parts = [
             f"[b]{_credits(snapshot.spent)}[/b] cr spent"
             + (f" [b](incl. {_credits(snapshot.unexplained)} unexplained)[/b]"
-               if snapshot.unexplained else ""),
+               if snapshot.unexplained else "")
+            + (f" [b]({_credits(snapshot.overstated)} less than the service said)[/b]"
+               if snapshot.overstated else ""),
             f"[b]{_credits(snapshot.saved)}[/b] cr saved",
         ]
         if snapshot.possibly_charged:  # a lost answer: settled by the next balance
