@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import json
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from credit_counts import ledger_spent
+from credit_counts import ledger_spent, rows_in_ledger
 from creditscope.cli import main
 from creditscope.client.client import DataClient
 
@@ -223,13 +222,7 @@ def test_sigint_in_a_real_process_stops_cleanly(tmp_path: Path) -> None:
 
 def _calls_recorded(tmp_path: Path) -> int:
     """Calls in the sandbox ledger the subprocess writes (0 until it exists)."""
-    for path in tmp_path.rglob("sandbox-ledger.sqlite3"):
-        try:
-            with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
-                return int(db.execute("SELECT count(*) FROM calls").fetchone()[0])
-        except sqlite3.Error:
-            return 0
-    return 0
+    return rows_in_ledger(tmp_path, "sandbox-ledger.sqlite3", "calls")
 
 
 def test_twenty_thousand_rows_stream_in_bounded_time(tmp_path: Path) -> None:

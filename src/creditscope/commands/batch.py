@@ -39,6 +39,8 @@ EXIT_DECLINED = 1
 EXIT_USAGE = 2
 EXIT_STOPPED = 3
 INTERRUPTED = "interrupted (Ctrl+C)"
+TERMINATED = "terminated (SIGTERM)"
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process it ended
 
 
 def describe_plan(plan: BatchPlan, price_each: int, budget: int | None, spent: int) -> list[str]:
@@ -226,13 +228,13 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
         try:
             asyncio.run(_send_all(client, run))
         except (KeyboardInterrupt, asyncio.CancelledError):
-            run.stop(INTERRUPTED)  # a second Ctrl+C: requests in flight were abandoned
+            run.stop(INTERRUPTED)  # where Ctrl+C could not be handled (no signal support)
     from creditscope.commands.remedies import remedy_for
 
-    interrupted = run.stopped == INTERRUPTED
+    interrupted = run.stopped in (INTERRUPTED, TERMINATED)
     remedy = remedy_for(run.stopped_by) if run.stopped_by is not None else None
     why = f"{remedy.title.lower()}: {run.stopped}" if remedy is not None else run.stopped
-    reason = INTERRUPTED if interrupted else (f"stopped: {why}" if run.stopped else "")
+    reason = run.stopped if interrupted else (f"stopped: {why}" if run.stopped else "")
     written = _write(output, source, client, plan, not_run=reason or "not run")
     lost = f" · {possibly_charged(run.possibly_charged)}" if run.possibly_charged else ""
     click.echo(
@@ -252,27 +254,29 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
     if output.destination is None:
         click.echo("Add --out results.csv to keep one result row per input line.", err=True)
     if interrupted:
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if run.stopped == TERMINATED else EXIT_INTERRUPTED
     return EXIT_STOPPED if run.stopped or not written else 0
 
 
 async def _send_all(client: DataClient, run: BatchRun) -> None:
     """Run the batch; the first Ctrl+C lets the requests in flight finish (they are paid
-    for, so they are kept and cached), a second one abandons them."""
+    for, so they are kept and cached), a second one (or SIGTERM) abandons them: each
+    is then recorded, by the client and the run, as possibly charged."""
     from creditscope.commands.interrupts import two_step_interrupt
-
-    main = asyncio.current_task()
 
     def stop_after_flight() -> None:
         run.stop(INTERRUPTED)
         click.echo("\nStopping after the requests in flight (Ctrl+C again abandons them)…",
                    err=True)
 
-    def abandon() -> None:
-        if main is not None:
-            main.cancel()
+    def abandon(reason: str) -> None:
+        run.stop(reason)
+        click.echo("\nAbandoning the requests in flight: they may have been charged"
+                   " (possibly_charged).", err=True)
+        client.abandon()
 
-    with two_step_interrupt(stop_after_flight, abandon):
+    with two_step_interrupt(stop_after_flight, lambda: abandon(INTERRUPTED),
+                            terminate=lambda: abandon(TERMINATED)):
         async with client:
             await run.run()
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from creditscope import operations
 from creditscope.client.errors import (
@@ -34,6 +34,8 @@ if TYPE_CHECKING:
 
 # Errors after which every further request would fail the same way: the run stops.
 _STOPPING = (InsufficientCredits, InvalidApiKey)
+
+ABANDONED = "abandoned while in flight: the request may have been charged"
 
 DEFAULT_CONCURRENCY = 4
 MAX_CONCURRENCY = 16
@@ -85,7 +87,7 @@ class BatchRun:
                     return
                 outcome: Outcome | None = None
                 try:
-                    outcome = await self._send(request.params)
+                    outcome = await self._send(request)
                 finally:
                     async with room:
                         # Spend is counted before the reservation is released: no gap.
@@ -103,11 +105,21 @@ class BatchRun:
         """Start no further request; those in flight finish and are kept (and cached)."""
         self.stopped = self.stopped or reason
 
-    async def _send(self, params: dict[str, Any]) -> Outcome | None:
+    async def _send(self, request: UniqueRequest) -> Outcome | None:
         """What the request came to; None when the client refused it for the budget
         (then it is reported as not run, not as failed)."""
+        params = request.params
         try:
             result = await self.client.call(self.plan.operation, params)
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is None or current.cancelling():
+                raise  # this run itself is cancelled, not just the exchange
+            # The client abandoned the exchange (``abandon``: a second Ctrl+C, SIGTERM).
+            # Its request may have arrived: the ledger holds it as possibly charged, and
+            # so does this row (the summary and --out say so, never "0 spent").
+            price = self.client.price_of(self.plan.operation)
+            return Outcome("error", 0, "miss", ABANDONED, possibly_charged=price)
         except BudgetExceeded:
             self.stop(f"the session budget of {self.client.budget} credits is reached")
             return None
