@@ -263,3 +263,32 @@ def test_a_revoked_key_stops_the_run_at_the_first_answer(
     assert {r["status"] for r in rows[1:]} == {"not run"}
     assert "stopped: invalid api key" in rows[1]["error"].lower()
     assert ledger_spent() == 0
+
+
+def test_after_a_revoked_key_stops_the_run_cached_rows_are_still_answered_free(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from creditscope.sandbox import REVOKED_KEY
+
+    known = [f"Place {n}" for n in range(5)]
+    first = run(SEARCH, str(write(tmp_path / "known.csv", "location\n" + "\n".join(known))),
+                "--yes", "--allow-unknown-place")
+    assert first.exit_code == 0, first.output
+    monkeypatch.setenv("CREDITSCOPE_API_KEY", REVOKED_KEY)
+    # A new row first: its answer (the key is revoked) stops the run before the rest.
+    lines = ["New place 0", *known, *(f"New place {n}" for n in range(1, 4))]
+    out = tmp_path / "out.csv"
+    result = run(SEARCH, str(write(tmp_path / "in.csv", "location\n" + "\n".join(lines))),
+                 "--yes", "--concurrency", "1", "--out", str(out), "--allow-unknown-place")
+    assert result.exit_code == 3, result.output
+    assert "5 answered from the cache" in result.output
+    rows = read_csv(out)
+    assert rows[0]["status"] == "error" and "invalid_api_key" in rows[0]["error"]
+    cached = rows[1:6]
+    assert [r["status"] for r in cached] == ["ok"] * 5
+    assert {r["credits"] for r in cached} == {"0"}
+    assert [r["status"] for r in rows[6:]] == ["not run"] * 3
+    assert "3 rows not run" in result.output
+    # Running again cannot help while the key is revoked: the advice says fix it first.
+    assert "Fix that first" in result.output
+    assert ledger_spent() == 0  # the revoked key's account: nothing charged

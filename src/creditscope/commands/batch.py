@@ -228,7 +228,7 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
         try:
             asyncio.run(_send_all(client, run))
         except (KeyboardInterrupt, asyncio.CancelledError):
-            run.stop(INTERRUPTED)  # where Ctrl+C could not be handled (no signal support)
+            run.interrupt(INTERRUPTED)  # where Ctrl+C could not be handled (no signal support)
     from creditscope.commands.remedies import remedy_for
 
     interrupted = run.stopped in (INTERRUPTED, TERMINATED)
@@ -246,9 +246,11 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
                    " balance the service reports settles them (`creditscope credits`).",
                    err=True)
     if reason:
-        click.echo(shown(f"{plan.valid - run.rows_done} rows not run: {reason}. Run the same "
-                         "command again to continue; finished rows come from the cache for "
-                         "free."), err=True)
+        # After a key or credits problem, running again fails the same way until it is fixed.
+        again = ("Fix that first (below), then run the same command again"
+                 if remedy is not None else "Run the same command again")
+        click.echo(shown(f"{plan.valid - run.rows_done} rows not run: {reason}. {again} to "
+                         "continue; finished rows come from the cache for free."), err=True)
     if remedy is not None and run.stopped_by is not None:
         click.echo(shown(remedy.step_for(run.stopped_by)), err=True)
     if output.destination is None:
@@ -265,12 +267,12 @@ async def _send_all(client: DataClient, run: BatchRun) -> None:
     from creditscope.commands.interrupts import two_step_interrupt
 
     def stop_after_flight() -> None:
-        run.stop(INTERRUPTED)
+        run.interrupt(INTERRUPTED)
         click.echo("\nStopping after the requests in flight (Ctrl+C again abandons them)…",
                    err=True)
 
     def abandon(reason: str) -> None:
-        run.stop(reason)
+        run.interrupt(reason)
         click.echo("\nAbandoning the requests in flight: they may have been charged"
                    " (possibly_charged).", err=True)
         client.abandon()

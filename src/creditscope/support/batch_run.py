@@ -17,7 +17,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from creditscope import operations
 from creditscope.client.errors import (
@@ -30,7 +30,10 @@ from creditscope.support.batch_index import Outcome, UniqueRequest
 from creditscope.support.batch_plan import BatchPlan
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from creditscope.client.client import DataClient
+    from creditscope.client.records import Result
 
 # Errors after which every further request would fail the same way: the run stops.
 _STOPPING = (InsufficientCredits, InvalidApiKey)
@@ -55,6 +58,7 @@ class BatchRun:
     errors: int = 0  # distinct requests that came to an error
     stopped: str = ""  # why the run stopped early ("" when it did not)
     stopped_by: CreditscopeError | None = None  # the error that stopped it, if one did
+    interrupted: bool = False  # stopped by the user: nothing more is done, not even cached
 
     async def run(self) -> None:
         """Send every request not done yet; returns when all are done or the run stops."""
@@ -81,7 +85,12 @@ class BatchRun:
             nonlocal reserved
             for request in pending:
                 if self.stopped:
-                    return
+                    if self.interrupted:
+                        return
+                    # Stopped for the key, the credits or the budget: rows the cache
+                    # answers still cost nothing, so they are answered, not left "not run".
+                    self._answer_from_cache(request)
+                    continue
                 if not await fits(request.cost):
                     self.stop(f"the session budget of {budget} credits is reached")
                     return
@@ -102,8 +111,21 @@ class BatchRun:
                 group.create_task(worker())
 
     def stop(self, reason: str) -> None:
-        """Start no further request; those in flight finish and are kept (and cached)."""
+        """Start no further request; those in flight finish and are kept (and cached).
+        Requests the cache answers are still answered (free)."""
         self.stopped = self.stopped or reason
+
+    def interrupt(self, reason: str) -> None:
+        """Stop as the user asked (Ctrl+C): not even the cache is read any more."""
+        self.interrupted = True
+        self.stop(reason)
+
+    def _answer_from_cache(self, request: UniqueRequest) -> None:
+        if request.cost:
+            return  # the plan found no fresh cached answer: it would be sent
+        result = self.client.cached(self.plan.operation, request.params)
+        if result is not None:
+            self._finished(request, self._ok(result, request.params))
 
     async def _send(self, request: UniqueRequest) -> Outcome | None:
         """What the request came to; None when the client refused it for the budget
@@ -130,6 +152,10 @@ class BatchRun:
             return _failed(exc)
         except CreditscopeError as exc:
             return _failed(exc)
+        return self._ok(result, params)
+
+    def _ok(self, result: Result[BaseModel], params: dict[str, Any]) -> Outcome:
+        """The outcome of an answer (sent or from the cache), as --out shows it."""
         record = result.record
         # The CLI has no call inspector: drop what only one would show, so the session's
         # records stay small over a long run.
