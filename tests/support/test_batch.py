@@ -292,3 +292,26 @@ def test_after_a_revoked_key_stops_the_run_cached_rows_are_still_answered_free(
     # Running again cannot help while the key is revoked: the advice says fix it first.
     assert "Fix that first" in result.output
     assert ledger_spent() == 0  # the revoked key's account: nothing charged
+
+
+def test_a_run_warns_when_another_process_is_sending_on_the_same_account(
+    tmp_path: Path,
+) -> None:
+    # Two runs of the same file at once each pay for the rows they send together: the
+    # second one says so before spending (the ledger lists the first one's requests).
+    from creditscope.client.session import SpendSession
+    from creditscope.commands.settings_loading import command_settings
+    from creditscope.wiring import build_client
+
+    other = build_client(command_settings(), session=SpendSession())
+    token = other.ledger.flight_started(600, other.account, FIND, 10)  # on the wire
+    try:
+        result = run(FIND, str(write(tmp_path / "in.csv", "name\nAcme\n")), "--yes")
+    finally:
+        other.ledger.flight_ended(token)  # its answer came: the account is quiet again
+        other.ledger.close()
+    assert result.exit_code == 0, result.output
+    assert "another creditscope process is sending on this account now" in result.output
+    assert "paid twice" in result.output
+    alone = run(FIND, str(write(tmp_path / "again.csv", "name\nGlobex\n")), "--yes")
+    assert "another creditscope process" not in alone.output

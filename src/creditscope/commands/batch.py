@@ -40,6 +40,12 @@ EXIT_USAGE = 2
 EXIT_STOPPED = 3
 INTERRUPTED = "interrupted (Ctrl+C)"
 TERMINATED = "terminated (SIGTERM)"
+# Another process's requests on the wire on the same ledger and account (its in-flight
+# rows): the cache only helps once an answer is in, so the same row sent by both is paid
+# twice. Said before anything is spent.
+SENDING_ELSEWHERE = ("warning: another creditscope process is sending on this account now:"
+                     " rows it answers first come from the cache; rows you both send at once"
+                     " are paid twice.")
 EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process it ended
 
 
@@ -183,6 +189,8 @@ def _decide_and_run(client: DataClient, plan: BatchPlan, source: BatchFile, outp
             raise click.UsageError("no valid rows: nothing to run")
         click.echo("dry run: nothing was sent", err=True)
         return 0
+    if plan.price and client.ledger.others_in_flight(client.account):
+        click.echo(SENDING_ELSEWHERE, err=True)
     if plan.price and not yes:
         try:
             agreed = _confirm(f"Spend up to {plan.price} credits?")
