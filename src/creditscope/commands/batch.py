@@ -10,7 +10,8 @@ Lines). Ctrl+C at any moment exits 130: during the run no new request starts,
 those in flight finish (a second Ctrl+C abandons them), and what finished is
 written and cached, so running the same command again pays only for the rest.
 Exit codes: 0 done, 1 declined, 2 bad file, bad --out or nothing valid, 3 stopped
-early (budget, key, credits) or results not written, 130 interrupted.
+early (budget, key, credits) or results not written, 130 interrupted, 143 terminated
+(SIGTERM abandons the requests in flight at once, like a second Ctrl+C).
 """
 
 from __future__ import annotations
