@@ -38,3 +38,15 @@ def ledger_lifetime() -> dict[str, Any]:
 def ledger_spent() -> int:
     """Credits the ledger recorded as spent, over every session."""
     return int(ledger_lifetime()["spent"])
+
+
+def rows_in_ledger(root: Path, file_name: str, table: str) -> int:
+    """Rows of ``table`` in the ledger ``file_name`` a subprocess writes under ``root``,
+    read without waiting for it (0 until the file exists or while it is busy)."""
+    for path in root.rglob(file_name):
+        try:
+            with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
+                return int(db.execute(f"SELECT count(*) FROM {table}").fetchone()[0])
+        except sqlite3.Error:
+            return 0
+    return 0

@@ -10,6 +10,8 @@ from typing import Any
 
 import click
 
+INTERRUPTED = 130  # 128 + SIGINT, what a shell reports for Ctrl+C
+
 # name -> "module:attribute" of a click command, loaded on first use.
 LAZY_COMMANDS: dict[str, tuple[str, str]] = {
     "tui": ("creditscope.commands.tui", "Open the explorer (the default)."),
@@ -43,6 +45,15 @@ class LazyGroup(click.Group):
         module = importlib.import_module(module_name)
         command: click.Command = module.command
         return command
+
+    def invoke(self, ctx: click.Context) -> Any:
+        # Ctrl+C while a command starts (its imports, reading its files) is an interrupt,
+        # exit 130 as a shell expects, not click's "Aborted!" with exit 1.
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            click.echo("\nInterrupted (Ctrl+C).", err=True)
+            ctx.exit(INTERRUPTED)
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         # Short help from the table, so --help imports no subcommand module.

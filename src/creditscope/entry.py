@@ -16,8 +16,11 @@ import sys
 def main() -> None:
     """Run ``creditscope`` with ``sys.argv``."""
     if sys.argv[1:] or _completing():
-        from creditscope.cli import main as command_group
-
+        try:
+            from creditscope.cli import main as command_group
+        except KeyboardInterrupt:  # Ctrl+C before the command even started: exit 130
+            sys.stderr.write("\nInterrupted (Ctrl+C).\n")
+            sys.exit(130)
         command_group()
         return
     try:

@@ -32,6 +32,7 @@ from edge_support import ChargedThenHeld, Sandbox
 
 SEARCH = "restaurants/search"
 MENU = "restaurants/menu"
+FIND = "professional_network/find_company"
 OTHER_KEY = "sk_test_other_account_4242"
 
 
@@ -233,6 +234,48 @@ async def test_two_services_with_one_key_never_reconcile_against_each_other(
     assert _unexplained(explorer) == []
     assert explorer.ledger.lifetime_totals().spent == here.fall + there.fall - 100
     await explorer.aclose()
+
+
+class LostAfterTheOthers(httpx.AsyncBaseTransport):
+    """Loses (never charges) the request for ``name`` once ``release`` is set; the rest
+    reach the sandbox."""
+
+    def __init__(self, inner: httpx.AsyncBaseTransport, name: str) -> None:
+        self.inner, self.name, self.release = inner, name.encode(), asyncio.Event()
+
+    async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
+        if self.name in request.content:
+            await self.release.wait()
+            raise httpx.ReadTimeout("lost on the way, never charged", request=request)
+        return await self.inner.handle_async_request(request)
+
+
+async def test_a_lost_attempt_before_any_quiet_balance_is_settled_by_a_later_session(
+    tmp_path: Path,
+) -> None:
+    # A batch's requests all in flight at once, the first answered (a balance) and a later
+    # one lost on the way, never charged: no quiet moment came before the loss, so that
+    # session never had a starting balance. Before, each later session only set one of
+    # its own, after the loss, and the attempt stayed "possibly charged" forever.
+    sandbox = Sandbox(tmp_path)
+    losing = LostAfterTheOthers(sandbox.transport, "Globex")
+    first = sandbox.client(transport=losing)
+    lost = asyncio.create_task(first.call(FIND, {"name": "Globex"}))
+    await asyncio.sleep(0.05)  # on the wire
+    await first.call(FIND, {"name": "Acme"})  # a balance, while the other is in flight
+    losing.release.set()
+    with pytest.raises(Timeout):
+        await lost
+    assert first.ledger.lifetime_totals().possibly_charged == 10
+    await first.aclose()
+    first.ledger.close()
+
+    later = sandbox.client(session=SpendSession())
+    await later.call(FIND, {"name": "Initech"})
+    totals = later.ledger.lifetime_totals()
+    assert totals.spent == sandbox.fall == 20  # the balance: the lost one was not charged
+    assert totals.possibly_charged == 0 and totals.unexplained == 0
+    await later.aclose()
 
 
 # --- the check, step by step (a Reconciler on a ledger file, no service) ---------------

@@ -123,3 +123,18 @@ def test_an_offline_miss_says_how_to_fetch_it_and_what_it_costs(service: FakeSer
     assert offline.exit_code == 4
     assert "--offline" in offline.stderr and "CREDITSCOPE_OFFLINE=0" in offline.stderr
     assert re.search(r"\d+ credits", offline.stderr)
+
+
+def test_ctrl_c_while_a_command_starts_exits_130_not_aborted(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # Ctrl+C in the first second of `batch` lands while its modules load: that is an
+    # interrupt (exit 130, as a shell reports it), not click's "Aborted!" with exit 1.
+    def interrupted(name: str) -> object:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("creditscope.cli.importlib.import_module", interrupted)
+    result = CliRunner().invoke(main, ["batch", "professional_network/find_company", "x.csv"])
+    assert result.exit_code == 130
+    assert "Interrupted (Ctrl+C)" in result.output
+    assert "Aborted!" not in result.output

@@ -137,3 +137,27 @@ def test_a_call_killed_mid_request_is_possibly_charged_at_once(service: FakeServ
     subprocess.run([sys.executable, "-c", KILLED_MID_CALL], check=True, timeout=60)
     lifetime = report()["lifetime"]
     assert (lifetime["spent"], lifetime["possibly_charged"]) == (2, 5)
+
+
+async def test_a_charge_lost_before_the_first_balance_says_it_cannot_be_settled(
+    tmp_path: Path,
+) -> None:
+    # The very first request lost on the way: the balance the ledger then counts from may
+    # or may not include it, so no later balance can tell. `credits` says so instead of
+    # promising, forever, that "the next balance settles them".
+    from creditscope.client.errors import Timeout
+    from creditscope.commands.credits import _account_report
+    from edge_support import Sandbox
+
+    sandbox = Sandbox(tmp_path)
+    client = sandbox.client()
+    sandbox.transport.drop_next = 1
+    with pytest.raises(Timeout):
+        await client.call("professional_network/find_company", {"name": "Acme"})
+    await client.call("professional_network/find_company", {"name": "Globex"})
+    await client.call("professional_network/find_company", {"name": "Initech"})
+    text = "\n".join(_account_report(client.ledger, client.account).lines("Account"))
+    await client.aclose()
+    assert "Possibly charged 10 cr" in text
+    assert "10 cr cannot be settled" in text
+    assert "next balance the service reports settles" not in text

@@ -10,7 +10,6 @@ import socket
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import httpx
@@ -19,6 +18,7 @@ import pytest
 from creditscope.operations import BY_NAME
 from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import key_digest
+from serving import wait_until_serving
 
 # One explorer-like session: the same mix of calls in each process, some repeated (cache hits).
 SESSION = """
@@ -139,15 +139,7 @@ def test_the_balance_stays_exact_under_200_concurrent_requests_on_two_workers(
     )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert process.poll() is None, process.communicate()[0]
-            assert time.monotonic() < deadline, "serve --workers 2 did not start"
-            try:
-                httpx.get(f"{base}/catalog", timeout=1)
-                break
-            except httpx.TransportError:
-                time.sleep(0.2)
+        wait_until_serving(process, base)
         # 200 requests averaging 5 credits cost 1 000 > 900: the balance runs out part-way,
         # so both "charged exactly" and "never overdrawn" are exercised.
         successes, cost, statuses = asyncio.run(_hammer(base, 200))

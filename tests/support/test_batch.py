@@ -6,7 +6,6 @@ from __future__ import annotations
 import csv
 import json
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -16,7 +15,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from credit_counts import ledger_spent
+from credit_counts import ledger_spent, rows_in_ledger
 from creditscope.cli import main
 from creditscope.client.client import DataClient
 
@@ -223,13 +222,7 @@ def test_sigint_in_a_real_process_stops_cleanly(tmp_path: Path) -> None:
 
 def _calls_recorded(tmp_path: Path) -> int:
     """Calls in the sandbox ledger the subprocess writes (0 until it exists)."""
-    for path in tmp_path.rglob("sandbox-ledger.sqlite3"):
-        try:
-            with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=1) as db:
-                return int(db.execute("SELECT count(*) FROM calls").fetchone()[0])
-        except sqlite3.Error:
-            return 0
-    return 0
+    return rows_in_ledger(tmp_path, "sandbox-ledger.sqlite3", "calls")
 
 
 def test_twenty_thousand_rows_stream_in_bounded_time(tmp_path: Path) -> None:
@@ -270,3 +263,55 @@ def test_a_revoked_key_stops_the_run_at_the_first_answer(
     assert {r["status"] for r in rows[1:]} == {"not run"}
     assert "stopped: invalid api key" in rows[1]["error"].lower()
     assert ledger_spent() == 0
+
+
+def test_after_a_revoked_key_stops_the_run_cached_rows_are_still_answered_free(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from creditscope.sandbox import REVOKED_KEY
+
+    known = [f"Place {n}" for n in range(5)]
+    first = run(SEARCH, str(write(tmp_path / "known.csv", "location\n" + "\n".join(known))),
+                "--yes", "--allow-unknown-place")
+    assert first.exit_code == 0, first.output
+    monkeypatch.setenv("CREDITSCOPE_API_KEY", REVOKED_KEY)
+    # A new row first: its answer (the key is revoked) stops the run before the rest.
+    lines = ["New place 0", *known, *(f"New place {n}" for n in range(1, 4))]
+    out = tmp_path / "out.csv"
+    result = run(SEARCH, str(write(tmp_path / "in.csv", "location\n" + "\n".join(lines))),
+                 "--yes", "--concurrency", "1", "--out", str(out), "--allow-unknown-place")
+    assert result.exit_code == 3, result.output
+    assert "5 answered from the cache" in result.output
+    rows = read_csv(out)
+    assert rows[0]["status"] == "error" and "invalid_api_key" in rows[0]["error"]
+    cached = rows[1:6]
+    assert [r["status"] for r in cached] == ["ok"] * 5
+    assert {r["credits"] for r in cached} == {"0"}
+    assert [r["status"] for r in rows[6:]] == ["not run"] * 3
+    assert "3 rows not run" in result.output
+    # Running again cannot help while the key is revoked: the advice says fix it first.
+    assert "Fix that first" in result.output
+    assert ledger_spent() == 0  # the revoked key's account: nothing charged
+
+
+def test_a_run_warns_when_another_process_is_sending_on_the_same_account(
+    tmp_path: Path,
+) -> None:
+    # Two runs of the same file at once each pay for the rows they send together: the
+    # second one says so before spending (the ledger lists the first one's requests).
+    from creditscope.client.session import SpendSession
+    from creditscope.commands.settings_loading import command_settings
+    from creditscope.wiring import build_client
+
+    other = build_client(command_settings(), session=SpendSession())
+    token = other.ledger.flight_started(600, other.account, FIND, 10)  # on the wire
+    try:
+        result = run(FIND, str(write(tmp_path / "in.csv", "name\nAcme\n")), "--yes")
+    finally:
+        other.ledger.flight_ended(token)  # its answer came: the account is quiet again
+        other.ledger.close()
+    assert result.exit_code == 0, result.output
+    assert "another creditscope process is sending on this account now" in result.output
+    assert "paid twice" in result.output
+    alone = run(FIND, str(write(tmp_path / "again.csv", "name\nGlobex\n")), "--yes")
+    assert "another creditscope process" not in alone.output

@@ -107,6 +107,7 @@ class Reconciler:
                 if self.ledger.others_in_flight(self.account):
                     return None  # their charges may be made but not recorded: wait
                 if self._balance_older_than_a_possible_charge():
+                    self._start_before_possible_charges()
                     return None  # that charge cannot be told from this balance: wait
                 found = self._check(self._lowest, self._revealer)
             self._lowest = self._revealer = None
@@ -128,6 +129,24 @@ class Reconciler:
         newest = self.ledger.latest_balance_at(anchor[1] if anchor else self._burst_row,
                                                self.account)
         return newest is None or newest <= max(pending)
+
+    def _start_before_possible_charges(self) -> None:
+        """With no starting point yet, make this quiet moment's balance the account's,
+        dated by when its request was sent: the attempts lost after that are then in the
+        next check's gap and settled by the next newer balance, in whichever session,
+        instead of being older than every starting point and possibly charged forever."""
+        if self._lowest is None or self._anchor is not None or \
+                self.ledger.settled_point(self.account) is not None:
+            return
+        sent = self.ledger.latest_balance_at(self._burst_row, self.account)
+        if sent is None:
+            return
+        seen = self.ledger.lowest_remaining_since(self._burst_row, self.account)
+        observed = self._lowest if seen is None else min(self._lowest, seen)
+        self._anchor = (observed, self.ledger.last_row(), sent)
+        self.ledger.settle_point(self.account, self._anchor)
+        self._lowest = self._revealer = None
+        self._between.clear()
 
     def _check(self, lowest: int, revealer: CallRecord | None) -> CallRecord | None:
         """Compare, settle possible charges, record a shortfall, move the starting point

@@ -10,7 +10,8 @@ Lines). Ctrl+C at any moment exits 130: during the run no new request starts,
 those in flight finish (a second Ctrl+C abandons them), and what finished is
 written and cached, so running the same command again pays only for the rest.
 Exit codes: 0 done, 1 declined, 2 bad file, bad --out or nothing valid, 3 stopped
-early (budget, key, credits) or results not written, 130 interrupted.
+early (budget, key, credits) or results not written, 130 interrupted, 143 terminated
+(SIGTERM abandons the requests in flight at once, like a second Ctrl+C).
 """
 
 from __future__ import annotations
@@ -39,6 +40,14 @@ EXIT_DECLINED = 1
 EXIT_USAGE = 2
 EXIT_STOPPED = 3
 INTERRUPTED = "interrupted (Ctrl+C)"
+TERMINATED = "terminated (SIGTERM)"
+# Another process's requests on the wire on the same ledger and account (its in-flight
+# rows): the cache only helps once an answer is in, so the same row sent by both is paid
+# twice. Said before anything is spent.
+SENDING_ELSEWHERE = ("warning: another creditscope process is sending on this account now:"
+                     " rows it answers first come from the cache; rows you both send at once"
+                     " are paid twice.")
+EXIT_TERMINATED = 143  # 128 + SIGTERM, as a shell reports a process it ended
 
 
 def describe_plan(plan: BatchPlan, price_each: int, budget: int | None, spent: int) -> list[str]:
@@ -181,6 +190,8 @@ def _decide_and_run(client: DataClient, plan: BatchPlan, source: BatchFile, outp
             raise click.UsageError("no valid rows: nothing to run")
         click.echo("dry run: nothing was sent", err=True)
         return 0
+    if plan.price and client.ledger.others_in_flight(client.account):
+        click.echo(SENDING_ELSEWHERE, err=True)
     if plan.price and not yes:
         try:
             agreed = _confirm(f"Spend up to {plan.price} credits?")
@@ -226,13 +237,13 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
         try:
             asyncio.run(_send_all(client, run))
         except (KeyboardInterrupt, asyncio.CancelledError):
-            run.stop(INTERRUPTED)  # a second Ctrl+C: requests in flight were abandoned
+            run.interrupt(INTERRUPTED)  # where Ctrl+C could not be handled (no signal support)
     from creditscope.commands.remedies import remedy_for
 
-    interrupted = run.stopped == INTERRUPTED
+    interrupted = run.stopped in (INTERRUPTED, TERMINATED)
     remedy = remedy_for(run.stopped_by) if run.stopped_by is not None else None
     why = f"{remedy.title.lower()}: {run.stopped}" if remedy is not None else run.stopped
-    reason = INTERRUPTED if interrupted else (f"stopped: {why}" if run.stopped else "")
+    reason = run.stopped if interrupted else (f"stopped: {why}" if run.stopped else "")
     written = _write(output, source, client, plan, not_run=reason or "not run")
     lost = f" · {possibly_charged(run.possibly_charged)}" if run.possibly_charged else ""
     click.echo(
@@ -244,35 +255,39 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
                    " balance the service reports settles them (`creditscope credits`).",
                    err=True)
     if reason:
-        click.echo(shown(f"{plan.valid - run.rows_done} rows not run: {reason}. Run the same "
-                         "command again to continue; finished rows come from the cache for "
-                         "free."), err=True)
+        # After a key or credits problem, running again fails the same way until it is fixed.
+        again = ("Fix that first (below), then run the same command again"
+                 if remedy is not None else "Run the same command again")
+        click.echo(shown(f"{plan.valid - run.rows_done} rows not run: {reason}. {again} to "
+                         "continue; finished rows come from the cache for free."), err=True)
     if remedy is not None and run.stopped_by is not None:
         click.echo(shown(remedy.step_for(run.stopped_by)), err=True)
     if output.destination is None:
         click.echo("Add --out results.csv to keep one result row per input line.", err=True)
     if interrupted:
-        return EXIT_INTERRUPTED
+        return EXIT_TERMINATED if run.stopped == TERMINATED else EXIT_INTERRUPTED
     return EXIT_STOPPED if run.stopped or not written else 0
 
 
 async def _send_all(client: DataClient, run: BatchRun) -> None:
     """Run the batch; the first Ctrl+C lets the requests in flight finish (they are paid
-    for, so they are kept and cached), a second one abandons them."""
+    for, so they are kept and cached), a second one (or SIGTERM) abandons them: each
+    is then recorded, by the client and the run, as possibly charged."""
     from creditscope.commands.interrupts import two_step_interrupt
 
-    main = asyncio.current_task()
-
     def stop_after_flight() -> None:
-        run.stop(INTERRUPTED)
+        run.interrupt(INTERRUPTED)
         click.echo("\nStopping after the requests in flight (Ctrl+C again abandons them)…",
                    err=True)
 
-    def abandon() -> None:
-        if main is not None:
-            main.cancel()
+    def abandon(reason: str) -> None:
+        run.interrupt(reason)
+        click.echo("\nAbandoning the requests in flight: they may have been charged"
+                   " (possibly_charged).", err=True)
+        client.abandon()
 
-    with two_step_interrupt(stop_after_flight, abandon):
+    with two_step_interrupt(stop_after_flight, lambda: abandon(INTERRUPTED),
+                            terminate=lambda: abandon(TERMINATED)):
         async with client:
             await run.run()
 

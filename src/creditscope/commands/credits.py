@@ -141,6 +141,7 @@ class AccountReport:
     lifetime: Totals
     session: Totals
     started: datetime | None
+    unsettleable: int = 0  # possibly charged before the balance the ledger counts from
 
     def as_json(self, configured: bool) -> dict[str, object]:
         # spent includes unexplained: balance falls no recorded call explains.
@@ -172,19 +173,38 @@ class AccountReport:
         if lifetime.possibly_charged:
             out.append(f"\n{possibly_charged(lifetime.possibly_charged).capitalize()} for"
                        " answers lost after the request left (a timeout or a dropped"
-                       " connection). Not in spent yet: the next balance the service reports"
-                       " settles them (charged, or released).")
+                       f" connection). {self._settling(lifetime.possibly_charged)}")
         if lifetime.remaining is not None:
             out.append(f"\nRemaining (last reported): {_thousands(lifetime.remaining)} credits")
         return out
 
 
+    def _settling(self, possible: int) -> str:
+        """What will settle the possible charges, or why a balance never can."""
+        later = possible - self.unsettleable
+        words = []
+        if later:
+            them = "them" if not self.unsettleable else f"{_thousands(later)} cr of them"
+            words.append(f"Not in spent yet: the next balance the service reports settles"
+                         f" {them} (charged, or released).")
+        if self.unsettleable:
+            words.append(f"{_thousands(self.unsettleable)} cr cannot be settled: lost before"
+                         " the balance this ledger counts from (the balance was first seen,"
+                         " or rose, after them), so no balance can tell; the service's own"
+                         " statement says whether they were charged.")
+        return " ".join(words)
+
+
 def _account_report(ledger: CreditLedger, account: str) -> AccountReport:
     latest = ledger.latest_session(account)
+    point = ledger.settled_point(account)
+    # Checks settle only attempts after their starting point: older ones wait forever.
+    unsettleable = sum(p.credits for p in ledger.possible_charges(account)
+                       if point is not None and p.at < point[2])
     return AccountReport(
         account, ledger.lifetime_totals(account),
         ledger.session_totals_for(latest[0], account) if latest else Totals(),
-        latest[1] if latest else None)
+        latest[1] if latest else None, unsettleable)
 
 
 def _show_usage(ledger: CreditLedger, by: Grouping, since: datetime | None, form: str,

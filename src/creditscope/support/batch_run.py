@@ -30,10 +30,15 @@ from creditscope.support.batch_index import Outcome, UniqueRequest
 from creditscope.support.batch_plan import BatchPlan
 
 if TYPE_CHECKING:
+    from pydantic import BaseModel
+
     from creditscope.client.client import DataClient
+    from creditscope.client.records import Result
 
 # Errors after which every further request would fail the same way: the run stops.
 _STOPPING = (InsufficientCredits, InvalidApiKey)
+
+ABANDONED = "abandoned while in flight: the request may have been charged"
 
 DEFAULT_CONCURRENCY = 4
 MAX_CONCURRENCY = 16
@@ -53,6 +58,7 @@ class BatchRun:
     errors: int = 0  # distinct requests that came to an error
     stopped: str = ""  # why the run stopped early ("" when it did not)
     stopped_by: CreditscopeError | None = None  # the error that stopped it, if one did
+    interrupted: bool = False  # stopped by the user: nothing more is done, not even cached
 
     async def run(self) -> None:
         """Send every request not done yet; returns when all are done or the run stops."""
@@ -79,13 +85,18 @@ class BatchRun:
             nonlocal reserved
             for request in pending:
                 if self.stopped:
-                    return
+                    if self.interrupted:
+                        return
+                    # Stopped for the key, the credits or the budget: rows the cache
+                    # answers still cost nothing, so they are answered, not left "not run".
+                    self._answer_from_cache(request)
+                    continue
                 if not await fits(request.cost):
                     self.stop(f"the session budget of {budget} credits is reached")
                     return
                 outcome: Outcome | None = None
                 try:
-                    outcome = await self._send(request.params)
+                    outcome = await self._send(request)
                 finally:
                     async with room:
                         # Spend is counted before the reservation is released: no gap.
@@ -100,14 +111,37 @@ class BatchRun:
                 group.create_task(worker())
 
     def stop(self, reason: str) -> None:
-        """Start no further request; those in flight finish and are kept (and cached)."""
+        """Start no further request; those in flight finish and are kept (and cached).
+        Requests the cache answers are still answered (free)."""
         self.stopped = self.stopped or reason
 
-    async def _send(self, params: dict[str, Any]) -> Outcome | None:
+    def interrupt(self, reason: str) -> None:
+        """Stop as the user asked (Ctrl+C): not even the cache is read any more."""
+        self.interrupted = True
+        self.stop(reason)
+
+    def _answer_from_cache(self, request: UniqueRequest) -> None:
+        if request.cost:
+            return  # the plan found no fresh cached answer: it would be sent
+        result = self.client.cached(self.plan.operation, request.params)
+        if result is not None:
+            self._finished(request, self._ok(result, request.params))
+
+    async def _send(self, request: UniqueRequest) -> Outcome | None:
         """What the request came to; None when the client refused it for the budget
         (then it is reported as not run, not as failed)."""
+        params = request.params
         try:
             result = await self.client.call(self.plan.operation, params)
+        except asyncio.CancelledError:
+            current = asyncio.current_task()
+            if current is None or current.cancelling():
+                raise  # this run itself is cancelled, not just the exchange
+            # The client abandoned the exchange (``abandon``: a second Ctrl+C, SIGTERM).
+            # Its request may have arrived: the ledger holds it as possibly charged, and
+            # so does this row (the summary and --out say so, never "0 spent").
+            price = self.client.price_of(self.plan.operation)
+            return Outcome("error", 0, "miss", ABANDONED, possibly_charged=price)
         except BudgetExceeded:
             self.stop(f"the session budget of {self.client.budget} credits is reached")
             return None
@@ -118,6 +152,10 @@ class BatchRun:
             return _failed(exc)
         except CreditscopeError as exc:
             return _failed(exc)
+        return self._ok(result, params)
+
+    def _ok(self, result: Result[BaseModel], params: dict[str, Any]) -> Outcome:
+        """The outcome of an answer (sent or from the cache), as --out shows it."""
         record = result.record
         # The CLI has no call inspector: drop what only one would show, so the session's
         # records stay small over a long run.
