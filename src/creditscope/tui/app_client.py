@@ -148,11 +148,9 @@ class ClientApp(SettingsApp):
     # --- ledger -> meter -------------------------------------------------------------
 
     def _on_ledger_record(self, record: CallRecord | None = None) -> None:
-        # The ledger may call back from a worker thread; messages are for the loop.
-        if threading.get_ident() == self._loop_thread:
-            self.post_message(LedgerChanged(record))
-        else:
-            self.call_from_thread(self.post_message, LedgerChanged(record))
+        # The ledger calls back on the store's thread: post_message hands the message to
+        # the loop without waiting for it (the store never waits on the screen).
+        self.post_message(LedgerChanged(record))
 
     @on(LedgerChanged)
     def _ledger_changed(self, _message: LedgerChanged) -> None:
@@ -160,5 +158,14 @@ class ClientApp(SettingsApp):
 
     def _refresh_credits(self) -> None:
         if self.client is not None:
-            self.credits = snapshot_of(self.client.ledger)
+            self._read_credits(self.client)
+
+    @work(group="credits", exclusive=True, exit_on_error=False,
+          description="Read the session's totals")
+    async def _read_credits(self, client: DataClient) -> None:
+        """The meter's figures, read on the store's thread (they include the possibly
+        charged rows of the ledger file)."""
+        snapshot = await client.store.run(snapshot_of, client.ledger)
+        if client is self.client:
+            self.credits = snapshot
             self.signals.credits_changed.publish(self.credits)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -48,6 +48,9 @@ from creditscope.tui.widgets.json_view import JsonView, pretty_json
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 from creditscope.wording import counted
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
 
 EMPTY = ("No calls yet. Look up events (1), a company (2) or restaurants (3), or import a "
          "customer's request (i): every call, this session's, earlier ones' and "
@@ -242,10 +245,20 @@ class ActivityScreen(AreaScreen):
         self.selected = item
         client = host_of(self).client
         if isinstance(item, HistoryEntry) and client is not None:
-            self._show_inspected(reopen(client, item))
+            self._reopen(client, item)
         elif isinstance(item, CallRecord):
             self._show_inspected(inspect_record(item))
-        if self._inspected.refetch and isinstance(item, HistoryEntry):
+
+    @work(exclusive=True, group="activity-reopen", description="Reopen a past call",
+          exit_on_error=False)
+    async def _reopen(self, client: DataClient, item: HistoryEntry) -> None:
+        """A past call's answer, from the cache on the store's thread; shown if it is
+        still the one selected."""
+        inspected = await reopen(client, item)
+        if item is not self.selected:
+            return
+        self._show_inspected(inspected)
+        if inspected.refetch:
             button = self.query_one("#activity-refetch", PriceButton)
             button.operation, button.params = item.operation, dict(item.params)
 
@@ -376,8 +389,10 @@ class ActivityScreen(AreaScreen):
         self.inspect(changed)
         self.notify(f"Labelled {label}." if label else "Label removed.", title="Ticket label")
 
-    def action_export_har(self) -> None:
-        """Ask for a path, then write the listed calls (this search) as a HAR file."""
+    @work(exclusive=True, group="activity-har", description="Export HAR", exit_on_error=False)
+    async def action_export_har(self) -> None:
+        """Ask for a path, then write the listed calls (this search) as a HAR file (the
+        cached answers read on the store's thread)."""
         client = host_of(self).client
         if client is not None:
-            save_har(self.app, client, self._shown, host_of(self).clock())
+            await save_har(self.app, client, self._shown, host_of(self).clock())
