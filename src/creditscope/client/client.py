@@ -77,6 +77,11 @@ class DataClient(CallPipeline):
         await self._http.aclose()
         await self.store.aclose(close_files=close_files)
 
+    def close_files(self) -> None:
+        """Close the ledger and the cache (on the store's thread) and end the store: what a
+        command does once its loop has ended."""
+        self.store.close()
+
     # --- the key ------------------------------------------------------------
 
     @property

@@ -237,7 +237,9 @@ class CallPipeline:
 
         Served and recorded exactly as ``call`` serves a cache hit (free, in the
         ledger); ``None`` when ``call`` would go further (no fresh entry, invalid
-        params, not cacheable), so the caller then runs ``call`` as usual.
+        params, not cacheable), so the caller then runs ``call`` as usual. The answer
+        is returned as soon as it is read: its (free) record is written after it, in
+        order, so a screen never waits on the ledger's lock to show a revisit.
         """
         op = operation_named(operation)
         if op.ttl is None or self.cache is None:
@@ -247,10 +249,11 @@ class CallPipeline:
             clean = self.validate(op.name, params)
         except InvalidRequest:
             return None  # ``call`` records the refusal
-        return await self._from_cache(op, clean, started)
+        return await self._from_cache(op, clean, started, record_first=False)
 
     async def _from_cache(
-        self, op: operations.Operation[Any], clean: dict[str, Any], started: float
+        self, op: operations.Operation[Any], clean: dict[str, Any], started: float,
+        *, record_first: bool = True,
     ) -> Result[BaseModel] | None:
         """A usable cached answer (fresh, or any when offline), recorded as served free."""
         entry = await self.store.answer(self.base_url, op, clean)
@@ -264,6 +267,7 @@ class CallPipeline:
             self.price_of(op.name), entry.status, entry.body, entry.headers,
             entry.headers.get("x-request-id"),
             fetched_at=datetime.fromtimestamp(entry.stored_at, UTC),  # not when it was read
+            record_first=record_first,
         )
         rec.note = note
         return Result(data, rec)
@@ -318,10 +322,11 @@ class CallPipeline:
     async def _served_free(
         self, op: operations.Operation[Any], clean: dict[str, Any], started: float,
         cache: CacheStatus, price: int, status: int, body: str, headers: dict[str, str],
-        request_id: str | None, *, fetched_at: datetime | None,
+        request_id: str | None, *, fetched_at: datetime | None, record_first: bool = True,
     ) -> CallRecord:
         """Record an answer that cost nothing (cached, or shared with an identical call);
-        ``fetched_at`` is when the service produced it."""
+        ``fetched_at`` is when the service produced it. Unless ``record_first``, the
+        record is queued on the store and this returns before it is written."""
         rec = self._record(op, clean, started, cache=cache)
         rec.fetched_at = fetched_at
         rec.status = status
@@ -329,7 +334,10 @@ class CallPipeline:
         rec.raw_body = body
         rec.response_headers = dict(headers)
         rec.request_id = request_id
-        await self.store.record(rec)
+        if record_first:
+            await self.store.record(rec)
+        else:
+            self.store.record_soon(rec)
         return rec
 
     async def _exchange(self, ex: Exchange) -> tuple[Answer, CallRecord]:

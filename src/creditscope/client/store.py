@@ -119,6 +119,15 @@ class Store:
         await self.run(self._close_files if close_files else lambda: None)
         self.thread.close()
 
+    def close(self) -> None:
+        """Close the files on the store's thread, then end it (a command done with them,
+        from its own thread after its loop, never from an event loop)."""
+        if self.thread.closed:  # ``aclose`` ran: nothing is queued any more
+            self._close_files()
+            return
+        self.thread.call(self._close_files)
+        self.thread.close()
+
     def _close_files(self) -> None:
         self.ledger.close()
         if self.cache is not None:
@@ -205,6 +214,11 @@ class Store:
     async def record(self, rec: CallRecord, reservation: Reservation | None = None) -> None:
         """Add one call to the session and the ledger file (subscribers are told)."""
         await self.run(self.ledger.record, rec, reservation)
+
+    def record_soon(self, rec: CallRecord) -> None:
+        """Queue a free call's record (a cache hit shown at once): written after every
+        job before it, subscribers told once it is."""
+        self.thread.submit(self.ledger.record, rec)
 
     def hold_possible(self, account: str, operation: str, credits: int) -> None:
         """Queue a possible charge (an answer lost after the request left); later jobs,
