@@ -171,7 +171,7 @@ class ActivityScreen(AreaScreen):
         search = self.query_one("#activity-filter", Input).value.strip()
         client = host_of(self).client
         if client is not None and search != self._past.search:
-            self._past.load(client.ledger.history, search, client.ledger.session_id)
+            self._load_past(client, search)  # shown again once read
         session = client.ledger.session_id if client is not None else ""
         query, needle = HistoryQuery(search=search), search.lower()
         records = [record for record in self.records() if not search
@@ -233,9 +233,18 @@ class ActivityScreen(AreaScreen):
     def _selected(self, event: DataTable.RowSelected) -> None:
         client = host_of(self).client
         if client is not None and isinstance(self._shown[event.cursor_row], MorePast):
-            self._past.load(client.ledger.history, self._past.search or "",
-                            client.ledger.session_id, older=True)
-            self.refresh_calls()
+            self._load_past(client, self._past.search or "", older=True)
+
+    @work(exclusive=True, group="activity-past", description="Read past calls",
+          exit_on_error=False)
+    async def _load_past(self, client: DataClient, search: str, *, older: bool = False) -> None:
+        """Past sessions' calls for ``search`` (the next page with ``older``), read on the
+        store's thread, then the table again."""
+        pages = PastPages() if not older else self._past
+        history, session = client.ledger.history, client.ledger.session_id
+        await client.store.run(lambda: pages.load(history, search, session, older=older))
+        self._past = pages
+        self.refresh_calls()
 
     def inspect(self, item: CallRecord | HistoryEntry) -> None:
         """Show ``item``'s request and response in the inspector (a past call's answer
@@ -373,11 +382,13 @@ class ActivityScreen(AreaScreen):
 
         self.app.push_screen(LabelDialog(what, item.label), chosen)
 
-    def _set_label(self, item: CallRecord | HistoryEntry, label: str | None) -> None:
+    @work(exclusive=True, group="activity-label", description="Save a label",
+          exit_on_error=False)
+    async def _set_label(self, item: CallRecord | HistoryEntry, label: str | None) -> None:
         client = host_of(self).client
         if client is None:
             return
-        changed = relabel(client.ledger.history, item, label)
+        changed = await client.store.run(relabel, client.ledger.history, item, label)
         if changed.label != label:
             self.notify("The ledger file could not be written; try again.",
                         title="Label not saved", severity="error")
