@@ -84,10 +84,6 @@ class CallPipeline:
         if store is None:  # the files given (or none): a store of their own around them
             store = Store(ledger if ledger is not None else CreditLedger(None), cache)
         self.store = store
-        # The sync implementations the store runs: read them only on the store's thread
-        # (``store.run``), or in tests and tools with no event loop of their own.
-        self.cache = store.cache
-        self.ledger = store.ledger
         self.offline = offline
         self.budget = budget
         self.retry_policy = retry_policy or RetryPolicy()
@@ -102,6 +98,22 @@ class CallPipeline:
         )
         self._in_flight: dict[str, asyncio.Task[tuple[Answer, CallRecord]]] = {}
         self._tasks: set[asyncio.Task[tuple[Answer, CallRecord]]] = set()
+
+    # The sync implementations the store runs: use them on the store's thread
+    # (``store.run``), or in tests and tools with no event loop of their own.
+    @property
+    def ledger(self) -> CreditLedger:
+        """The store's ledger."""
+        return self.store.ledger
+
+    @ledger.setter
+    def ledger(self, ledger: CreditLedger) -> None:
+        self.store.ledger = ledger
+
+    @property
+    def cache(self) -> ResponseCache | None:
+        """The store's answer cache (None: answers are not kept)."""
+        return self.store.cache
 
     @property
     def reconciler(self) -> Reconciler:
