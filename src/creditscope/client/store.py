@@ -104,7 +104,11 @@ class Store:
         return await self.thread.run(work, *args)
 
     def call(self, work: Callable[..., R], *args: Any) -> R:
-        """``run``, blocking: for a thread that is not an event loop's."""
+        """``run``, blocking: for a thread that is not an event loop's (a command, before
+        or after its loop). Once the store is closed (its queue ran dry first) the work
+        runs on the caller's thread: nothing else uses the files then."""
+        if self.thread.closed:
+            return work(*args)
         return self.thread.call(work, *args)
 
     def busy_for(self) -> float:
@@ -122,10 +126,7 @@ class Store:
     def close(self) -> None:
         """Close the files on the store's thread, then end it (a command done with them,
         from its own thread after its loop, never from an event loop)."""
-        if self.thread.closed:  # ``aclose`` ran: nothing is queued any more
-            self._close_files()
-            return
-        self.thread.call(self._close_files)
+        self.call(self._close_files)
         self.thread.close()
 
     def _close_files(self) -> None:
