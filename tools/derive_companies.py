@@ -8,20 +8,25 @@ package has them from Wikipedia's infoboxes: name, website domain, industry
 employees and founding year. ``tools/company_supplement.tsv`` completes and
 corrects them by hand (companies the package lacks, such as TSMC, Samsung and
 Tencent, and the headquarters of the best-known names), and
-``tools/largest_companies.tsv`` gives the 100 largest listed companies their
+``--financedatabase DIR`` adds the mega-, large- and mid-cap equities of a
+FinanceDatabase checkout (``tools/financedatabase_companies.py``; spot checks in
+``tools/company_spot_checks.md``), and ``tools/largest_companies.tsv`` gives the
+100 largest listed companies their
 market-capitalisation rank; the script fails when one of them is missing. The
-file carries a header comment crediting pytickersymbols (MIT licence). The
+file carries a header comment crediting both sources (MIT licence). The
 output is sorted, so re-running the script on the same package version gives a
 byte-identical file.
 
 ``pytickersymbols`` is a tools-only dependency, not a runtime one::
 
-    .venv/bin/python -m pip install pytickersymbols
-    .venv/bin/python tools/derive_companies.py
+    python3 -m venv /tmp/tools-venv && /tmp/tools-venv/bin/pip install pytickersymbols
+    PYTHONPATH=/tmp/tools-venv/lib/python3.11/site-packages \
+        .venv/bin/python tools/derive_companies.py --financedatabase PATH/database/equities
 """
 
 from __future__ import annotations
 
+import argparse
 import re
 import sys
 import unicodedata
@@ -35,15 +40,24 @@ sys.path.insert(0, str(ROOT / "src"))
 
 from creditscope.gazetteer import load_gazetteer  # noqa: E402
 from creditscope.sandbox.industries import BY_NAME  # noqa: E402
-from creditscope.sandbox.naming import strip_legal_suffixes  # noqa: E402
-from creditscope.sandbox.websites import normalise_domain, split_domain  # noqa: E402
+from creditscope.sandbox.naming import identity, strip_legal_suffixes  # noqa: E402
+from creditscope.sandbox.websites import (  # noqa: E402
+    normalise_domain,
+    registrable_matches,
+    split_domain,
+)
 from creditscope.text_folding import fold  # noqa: E402
 
 TOOLS = Path(__file__).resolve().parent
+sys.path.insert(0, str(TOOLS))
+
+import financedatabase_companies as fdb  # noqa: E402
+
 OUTPUT = ROOT / "src" / "creditscope" / "data" / "companies.tsv"
 CREDIT = (
     "# Derived from the pytickersymbols package {version} (MIT licence; facts from "
-    "Wikipedia infoboxes), with tools/company_supplement.tsv, by tools/derive_companies.py."
+    "Wikipedia infoboxes), the FinanceDatabase repository (MIT licence; mega-, large- and "
+    "mid-cap equities), with tools/company_supplement.tsv, by tools/derive_companies.py."
 )
 HEADER = "# name\tdomain\tindustry\tcity\tcountry\temployees\tfounded\trank\taliases"
 
@@ -137,6 +151,14 @@ REGIONS = US_STATES | {
         "Västra Götaland", "Stockholm County", "Zealand", "Capital Region", "Attica",
     )
 }  # fmt: skip
+# Words an address field holds where a place should be: never a city.
+FIELD_LABELS = frozenset({"city", "head office", "main office", "corporate"})
+LABEL_WORDS = frozenset(
+    {"headquarters", "hq", "seat", "registered", "office", "offices", "operations",
+     "operational", "domicile"}
+)  # fmt: skip
+# Suffixes of Korean and Japanese city names in addresses ("Suwon-si", "Minato-ku").
+ADDRESS_SUFFIXES = re.compile(r"[- ](?:si|shi|gu|ku|gun|city)$", re.IGNORECASE)
 YEAR = re.compile(r"\b(1[5-9]\d\d|20[0-2]\d)\b")
 DOMAIN = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}")
 NUMBER = re.compile(r"\d[\d,.]*")
@@ -226,8 +248,15 @@ def headquarters(hq: str, country_field: str) -> tuple[str, str]:
         folded = fold(part)
         if folded in REGIONS or folded.startswith("canton of") or folded.endswith("prefecture"):
             continue
+        if is_label(folded) or country_code(part):
+            continue  # "Amsterdam (seat)": neither the label nor a country is the city
         return _city_in(part, country), country
     return "", country
+
+
+def is_label(folded: str) -> bool:
+    """Whether a folded address part is a field's label ("registered office"), not a place."""
+    return folded in FIELD_LABELS or bool(LABEL_WORDS.intersection(folded.split()))
 
 
 def employees(text: str) -> str:
@@ -256,11 +285,14 @@ def industry(labels: list[str]) -> str:
 
 
 def display_name(name: str) -> str:
-    """``"Apple Inc."`` -> ``"Apple"``, as the network shows it; "The ..." names stay whole."""
+    """``"Apple Inc."`` -> ``"Apple"``, as the network shows it; a "The ..." name keeps the
+    "Company" or "Corporation" that is part of it ("The Walt Disney Company") and loses any
+    other legal form ("The Ramco Cements Limited" -> "The Ramco Cements")."""
     name = clean(name)
-    if name.startswith("The "):
+    stripped = re.sub(r"\s+(?:and|&)$", "", strip_legal_suffixes(name)).rstrip(" ,")
+    if name.startswith("The ") and name[len(stripped):].strip(" ,.") in {"Company", "Corporation"}:
         return name
-    return re.sub(r"\s+(?:and|&)$", "", strip_legal_suffixes(name)).rstrip(" ,")
+    return stripped
 
 
 def from_package(stock: dict[str, Any]) -> Row | None:
@@ -282,13 +314,94 @@ def from_package(stock: dict[str, Any]) -> Row | None:
     )
 
 
+def gazetteer_city(city: str, country: str) -> str:
+    """The city as the gazetteer spells it when an address suffix hides it ("Suwon-si")."""
+    bare = ADDRESS_SUFFIXES.sub("", city).strip()
+    return bare if not is_city_of(city, country) and is_city_of(bare, country) else city
+
+
+def from_financedatabase(stock: dict[str, str]) -> Row | None:
+    """A row from one FinanceDatabase equity; None without a website, city or country, or
+    when its summary speaks of another company."""
+    domain = registrable(stock.get("website") or "")
+    country = country_code(stock.get("country") or "")
+    city = clean(stock.get("city") or "")
+    summary = stock.get("summary") or ""
+    name = fdb.as_written(display_name(fdb.company_name(stock.get("name") or "")), summary)
+    if not (domain and country and city and name) or is_label(fold(city)):
+        return None
+    if not fdb.names_itself(stock, name):
+        return None
+    aliases = [display_name(former) for former in fdb.former_names(summary)]
+    labels = [stock.get(key) or "" for key in ("industry", "industry_group", "sector")]
+    return Row(
+        name=name,
+        domain=domain,
+        industry=industry(labels[:1]) or industry(labels[1:2]) or industry(labels[2:]),
+        city=gazetteer_city(fdb.city_of(city, country), country),
+        country=country,
+        founded=fdb.founded(summary),
+        aliases="; ".join(dict.fromkeys(a for a in aliases if a and a != name)),
+    )
+
+
+def is_city_of(city: str, country: str) -> bool:
+    """Whether the gazetteer knows ``city`` as a place in ``country``."""
+    return any(c.country_code == country for c in load_gazetteer().named(fold(city)))
+
+
+def checked_headquarters(row: Row, other: Row) -> Row:
+    """The row, with the other source's headquarters when its own city is no known place of
+    its country (an address the infobox parser misread: "Italy", "seat") and the other's is."""
+    if is_city_of(row.city, row.country) or not is_city_of(other.city, other.country):
+        return row
+    return replace(row, city=other.city, country=other.country)
+
+
+def add_financedatabase(rows: dict[str, Row], directory: Path) -> None:
+    """Add the FinanceDatabase companies the rows lack (by website and by name); a website
+    that companies of different names claim is nobody's."""
+    claims: dict[str, set[tuple[str, ...]]] = {}
+    found: dict[str, Row] = {}
+    for stock in fdb.equity_rows(directory):
+        row = from_financedatabase(stock)
+        if row is None:
+            continue
+        claims.setdefault(row.domain, set()).add(identity(row.name))
+        first = found.setdefault(row.domain, row)
+        own = registrable_matches(row.domain, row.name)
+        if own and not registrable_matches(first.domain, first.name):
+            found[row.domain] = row  # the website's own company, before its namesakes
+    known = {identity(r.name) for r in rows.values()}
+    for domain, row in found.items():
+        if len(claims[domain]) > 1 and not registrable_matches(domain, row.name):
+            continue  # a website several names claim is its namesake's, or nobody's
+        if domain in rows:
+            rows[domain] = checked_headquarters(rows[domain], row)
+            continue
+        if identity(row.name) in known:
+            continue
+        known.add(identity(row.name))
+        rows[domain] = row
+
+
+def with_short_name(row: Row) -> Row:
+    """``"Terna - Rete Elettrica Nazionale"`` is also searched by ``"Terna"``: the part
+    before a spaced dash is the name people type."""
+    short = row.name.split(" - ", 1)[0].strip()
+    aliases = [a for a in row.aliases.split("; ") if a]
+    if short == row.name or short in aliases or len(short) < 2:
+        return row
+    return replace(row, aliases="; ".join([*aliases, short]))
+
+
 def tsv_rows(path: Path) -> list[list[str]]:
     """The data lines of a hand-written TSV file, split."""
     lines = path.read_text(encoding="utf-8").splitlines()
     return [line.split("\t") for line in lines if line.strip() and not line.startswith("#")]
 
 
-def derive() -> tuple[list[Row], str]:
+def derive(equities: Path | None) -> tuple[list[Row], str]:
     """The rows of companies.tsv, and the package version."""
     from pytickersymbols import PyTickerSymbols  # tools-only dependency
 
@@ -297,6 +410,8 @@ def derive() -> tuple[list[Row], str]:
         row = from_package(stock)
         if row and row.domain not in rows:
             rows[row.domain] = row
+    if equities is not None:
+        add_financedatabase(rows, equities)
     for fields in tsv_rows(TOOLS / "company_supplement.tsv"):
         name, domain, *rest = (fields + [""] * 8)[:8]
         given = dict(
@@ -311,7 +426,7 @@ def derive() -> tuple[list[Row], str]:
         if domain not in rows:
             raise SystemExit(f"{name} ({domain}) is in neither the package nor the supplement")
         rows[domain] = replace(rows[domain], rank=rank)
-    kept = [r for r in rows.values() if r.industry and r.city and r.country]
+    kept = [with_short_name(r) for r in rows.values() if r.industry and r.city and r.country]
     missing = {r.name for r in rows.values() if r.rank} - {r.name for r in kept if r.rank}
     if missing:
         raise SystemExit(f"no industry or headquarters for {sorted(missing)}")
@@ -324,7 +439,12 @@ def derive() -> tuple[list[Row], str]:
 
 def main() -> None:
     """Write companies.tsv."""
-    rows, version = derive()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument(
+        "--financedatabase", type=Path, metavar="DIR",
+        help="a FinanceDatabase checkout's database/equities directory (adds its companies)",
+    )  # fmt: skip
+    rows, version = derive(parser.parse_args().financedatabase)
     text = "\n".join([CREDIT.format(version=version), HEADER, *(r.line() for r in rows)])
     OUTPUT.write_text(unicodedata.normalize("NFC", text) + "\n", encoding="utf-8")
     print(f"wrote {len(rows)} companies to {OUTPUT} ({OUTPUT.stat().st_size:,} bytes)")

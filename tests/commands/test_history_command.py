@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from creditscope.cli import main
 from creditscope.sandbox import DEMO_KEY
+from creditscope.support.request_import import KEY_REPLACED
 
 CHROME_EXPORT = Path(__file__).parents[1] / "support" / "fixtures" / "chrome-export.har"
 
@@ -105,6 +106,27 @@ def test_import_har_lists_a_browser_exports_requests_with_prices(
     assert "SECRET" not in text
     missing = run("import-har", str(CHROME_EXPORT.with_name("missing.har")))
     assert missing.exit_code == 2 and "Cannot read" in missing.output
+
+
+@pytest.mark.parametrize("service", ["the built-in sandbox", "https://api.dataservice.example"])
+def test_import_har_shows_every_note_that_json_gives(
+    dirs: dict[str, str], monkeypatch: pytest.MonkeyPatch, service: str
+) -> None:
+    """A customer's HAR for their live host, read on the sandbox (replayed there, as a
+    pasted curl is) and on that host: the plain listing says each note --json has."""
+    if service.startswith("https://"):
+        monkeypatch.setenv("CREDITSCOPE_BASE_URL", service)
+    else:
+        monkeypatch.delenv("CREDITSCOPE_BASE_URL", raising=False)
+    listing = json.loads(run("import-har", str(CHROME_EXPORT), "--json").stdout)
+    notes = {note for request in listing["requests"] for note in request["notes"]}
+    replayed = "Replayed on the sandbox (demo data); the customer called api.dataservice.example."
+    assert KEY_REPLACED in notes and (replayed in notes) == (service == "the built-in sandbox")
+    text = run("import-har", str(CHROME_EXPORT)).stdout
+    assert f"4 requests to {service}" in text
+    for note in notes:
+        assert note in text
+    assert "SECRET" not in text
 
 
 def test_import_har_suggests_a_command_that_sends_a_value_read_as_an_option(

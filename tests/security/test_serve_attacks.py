@@ -21,7 +21,7 @@ from click.testing import CliRunner
 from web_attacker import free_port
 
 from creditscope.cli import main
-from creditscope.commands import serve_http, uvicorn_patch
+from creditscope.commands import serve_http, serve_start, uvicorn_patch
 from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import AccountStore
 
@@ -118,35 +118,35 @@ def test_key_on_the_command_line_is_refused_without_echoing_it() -> None:
 
 
 @pytest.fixture
-def uvicorn_calls(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    import uvicorn
-
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+def uvicorn_calls(monkeypatch: pytest.MonkeyPatch) -> list[Any]:
+    """The uvicorn configurations serve would run (serving is a stand-in)."""
+    calls: list[Any] = []
+    monkeypatch.setattr(serve_start, "serve_on", lambda config, _sock: calls.append(config))
     return calls
 
 
 @pytest.mark.parametrize(("host", "warned"), [("127.0.0.1", False), ("0.0.0.0", True)])
 def test_limits_and_a_warning_on_non_loopback(
-    tmp_path: Path, uvicorn_calls: list[dict[str, Any]], host: str, warned: bool
+    tmp_path: Path, uvicorn_calls: list[Any], host: str, warned: bool
 ) -> None:
     result = CliRunner().invoke(
-        main, ["serve", "--host", host, "--db", str(tmp_path / "db"), "--max-connections", "50"]
+        main, ["serve", "--host", host, "--port", "0", "--db", str(tmp_path / "db"),
+               "--max-connections", "50"]
     )
     assert result.exit_code == 0, result.output
     assert ("reachable from other machines" in result.output) is warned
-    [kwargs] = uvicorn_calls
-    assert kwargs["limit_concurrency"] == 50
-    assert kwargs["timeout_keep_alive"] <= 10
-    assert kwargs["http"] is uvicorn_patch.RequestDeadlineProtocol
+    [config] = uvicorn_calls
+    assert config.limit_concurrency == 50
+    assert config.timeout_keep_alive <= 10
+    assert config.http is uvicorn_patch.RequestDeadlineProtocol
 
 
 def test_a_key_file_others_can_read_is_warned_about(
-    tmp_path: Path, uvicorn_calls: list[dict[str, Any]]
+    tmp_path: Path, uvicorn_calls: list[Any]
 ) -> None:
     path = key_file(tmp_path, SECRET, mode=0o644)
     result = CliRunner().invoke(
-        main, ["serve", "--db", str(tmp_path / "db"), "--key-file", str(path)]
+        main, ["serve", "--port", "0", "--db", str(tmp_path / "db"), "--key-file", str(path)]
     )
     assert result.exit_code == 0, result.output
     assert "readable by other users" in result.output
@@ -179,12 +179,11 @@ def test_slow_clients_are_cut_off_and_the_connection_cap_answers_503(tmp_path: P
 
 
 def _app_of(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, *args: str) -> Any:
-    """The ASGI app `creditscope serve ARGS` would run (uvicorn.run is a stand-in)."""
-    import uvicorn
-
+    """The ASGI app `creditscope serve ARGS` would run (serving is a stand-in)."""
     apps: list[Any] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: apps.append(app))
-    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "db"), *args])
+    monkeypatch.setattr(serve_start, "serve_on", lambda config, _sock: apps.append(config.app))
+    result = CliRunner().invoke(main, ["serve", "--port", "0", "--db", str(tmp_path / "db"),
+                                       *args])
     assert result.exit_code == 0, result.output
     return apps[0]
 

@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 
 from creditscope.cli import main
-from creditscope.commands import uvicorn_patch
+from creditscope.commands import serve_start, uvicorn_patch
 from creditscope.commands.serve_http import uvicorn_limits
 
 
@@ -31,17 +31,15 @@ def another_uvicorn(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_on_another_uvicorn_serve_uses_its_stock_protocol_and_says_so(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import uvicorn
-
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **kwargs: calls.append(kwargs))
+    calls: list[Any] = []
+    monkeypatch.setattr(serve_start, "serve_on", lambda config, _sock: calls.append(config))
     assert uvicorn_limits(10)["http"] == "h11"
-    result = CliRunner().invoke(main, ["serve", "--db", str(tmp_path / "db")])
+    result = CliRunner().invoke(main, ["serve", "--port", "0", "--db", str(tmp_path / "db")])
     assert result.exit_code == 0, result.output
     assert "request deadline" in result.output
-    [kwargs] = calls
-    assert kwargs["http"] == "h11"
-    assert kwargs["limit_concurrency"] > 0
+    [config] = calls
+    assert config.http == "h11"
+    assert config.limit_concurrency > 0
 
 
 def test_a_uvicorn_without_the_private_module_serves_with_its_stock_protocol() -> None:

@@ -89,7 +89,26 @@ def test_a_forced_encoding_is_checked_too(tmp_path: Path) -> None:
 @pytest.mark.parametrize(("sample", "guess"), [
     ("Café Müller,x.de\nSociété Générale,socgen.fr\n".encode("cp1252"), "cp1252"),
     ("“Quoted” name — Ltd,x.com\n".encode("cp1252"), "cp1252"),
+    ("Acme™ Ltd,acme.com\nGlobex® GmbH,globex.de\n".encode("cp1252"), "cp1252"),
+    # Excel for Mac: cp1252 would read NestlŽ S.A. and LÕOrŽal, cp1250 LŐOrŽal.
+    ("Nestlé S.A.,nestle.com\rL’Oréal,loreal.com\r".encode("mac_roman"), "mac_roman"),
+    ("Nestlé S.A.,nestle.com\r".encode("mac_roman"), "mac_roman"),
+    # Central European: cp1252 would read Przedsiêbiorstwo £ódŸ.
+    ("Przedsiębiorstwo Łódź,lodz.pl\nČeská spořitelna,csas.cz\n".encode("cp1250"), "cp1250"),
+    ("ООО Ромашка,romashka.ru\nСбербанк,sberbank.ru\n".encode("cp1251"), "cp1251"),
     (b"", None),
 ])
 def test_the_likely_encoding_is_a_common_one(sample: bytes, guess: str | None) -> None:
     assert likely_encoding(sample) == guess
+
+
+def test_the_advice_is_checked_on_the_whole_file(tmp_path: Path) -> None:
+    # cp1252 reads the first 70,000 bytes, but not a byte it leaves undefined (0x81) after
+    # them: cp1252 is not offered, and nothing else reads "Café" right.
+    path = tmp_path / "export.csv"
+    path.write_bytes(("Café Müller,x.de\n" * 4200).encode("cp1252") + b"Odd\x81,y.de\n")
+    with pytest.raises(EncodingProblem) as caught:
+        detect_encoding(path)
+    assert "line 1, byte 4" in str(caught.value)
+    assert "re-run with --encoding" not in str(caught.value)
+    assert "(cp1252 for most Windows exports)" in str(caught.value)

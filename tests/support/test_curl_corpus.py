@@ -24,17 +24,22 @@ EXPECTED: dict[str, dict[str, dict[str, Any]]] = tomllib.loads(
     (CORPUS / "expected.toml").read_text(encoding="utf-8"))
 BASES = {"live": "https://api.example.com", "sandbox": SANDBOX_BASE_URL}
 SECRETS = ("sk_live_8Qm2xT7vLp4Rz9Kd", "portal_session=")
-PASTES = sorted(path.name for path in CORPUS.iterdir() if path.name != "expected.toml")
+PASTES = sorted(path.name for path in CORPUS.glob("*.txt"))
 CASES = [(name, base) for name in PASTES for base in EXPECTED.get(name, {})]
 
 
 def pasted(name: str) -> str:
-    return (CORPUS / name).read_text(encoding="utf-8")
+    """The paste as the clipboard held it: CRLF line ends stay (no newline translation)."""
+    return (CORPUS / name).read_bytes().decode("utf-8")
 
 
 def test_the_corpus_is_realistic_in_number_and_fully_described() -> None:
     assert len(PASTES) >= 30
     assert sorted(EXPECTED) == PASTES  # every paste has its expectation, and no stale one
+    # What Windows consoles and HTTP logs write is kept as they write it.
+    assert {"powershell-console-continuation-prompts.txt", "cmd-console-more-prompts.txt",
+            "raw-http11-proxy-log-find-company.txt"} <= {
+        name for name in PASTES if "\r\n" in pasted(name)}
 
 
 @pytest.mark.parametrize(("name", "base"), CASES)

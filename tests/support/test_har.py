@@ -14,7 +14,7 @@ import pytest
 from creditscope.client.client import DataClient
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.history import HistoryQuery
-from creditscope.sandbox import DEMO_KEY
+from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 from creditscope.settings import Settings
 from creditscope.support import har_import
 from creditscope.support.har_export import CUSTOM_FIELD, har_export
@@ -29,7 +29,8 @@ from creditscope.support.har_import import (
 from creditscope.support.request_import import KEY_REPLACED
 from creditscope.wiring import build_client
 
-CHROME_EXPORT = Path(__file__).parent / "fixtures" / "chrome-export.har"
+FIXTURES = Path(__file__).parent / "fixtures"
+CHROME_EXPORT = FIXTURES / "chrome-export.har"
 CUSTOMER_SERVICE = "https://api.dataservice.example"
 CUSTOMER_KEY = "sk_live_customer_SECRET_1234"
 
@@ -103,6 +104,62 @@ def test_a_browser_export_lists_this_services_requests_and_skips_the_rest() -> N
     assert KEY_REPLACED in company.notes and KEY_REPLACED in search.notes  # header, Bearer
     assert "not a path of this service" in (reading.requests[3].problem or "")
     assert CUSTOMER_KEY not in repr(reading)
+
+
+# Each browser's "Save all as HAR" of a customer's page calling their service (the live
+# host, or their own gateway): the entries that are requests of this service, by number.
+BROWSER_EXPORTS = {
+    "chrome-export.har": ("api.dataservice.example", [
+        (5, "professional_network/find_company",
+         {"name": "Northwind Labs Ltd", "website": "northwind.com"}),
+        (6, "restaurants/search", {"location": "Lisbon", "cuisine": "thai", "limit": "5"}),
+        (7, "restaurants/details", {"id": "rst_lisbon_pt_004"}),
+        (8, None, None),  # its favicon: listed, not a request
+    ]),
+    "firefox-export.har": ("api.example.com", [
+        (4, "professional_network/find_company",
+         {"name": "Contoso Pharmaceuticals", "website": "contoso.com"}),
+        (5, "restaurants/search", {"location": "Lisbon", "cuisine": "italian", "limit": "5"}),
+        (6, "restaurants/reviews", {"id": "rst_lisbon_pt_011"}),
+    ]),
+    "edge-export.har": ("data.fabrikam-gateway.example", [
+        (2, "professional_network/find_company",
+         {"name": "Fabrikam, Inc.", "website": "fabrikam.com"}),
+        (3, "ticketing/discovery", {"lat": "47.6062", "lng": "-122.3321", "limit": "5"}),
+        (4, "restaurants/menu", {"id": "rst_lisbon_pt_002"}),
+        (5, None, None),  # the gateway's /healthz
+    ]),
+}
+
+
+@pytest.mark.parametrize("name", sorted(BROWSER_EXPORTS))
+def test_a_customers_export_is_replayed_on_the_sandbox_with_a_note_naming_their_host(
+    name: str,
+) -> None:
+    """The rule of a pasted curl for another host: on the built-in sandbox it is replayed
+    there, and says which host the customer called; the page's other hosts are skipped."""
+    host, expected = BROWSER_EXPORTS[name]
+    reading = parse_har((FIXTURES / name).read_bytes(), SANDBOX_BASE_URL)
+    listed = [(r.number, r.imported.operation if r.imported else None,
+               dict(r.imported.params) if r.imported else None) for r in reading.requests]
+    assert listed == expected
+    assert host not in reading.other_hosts and reading.other_hosts
+    for request in reading.requests:
+        if request.imported is not None:
+            assert request.imported.notes == (
+                KEY_REPLACED,
+                f"Replayed on the sandbox (demo data); the customer called {host}.")
+        else:
+            assert "not a path of this service" in (request.problem or "")
+    assert CUSTOMER_KEY not in repr(reading)
+
+
+@pytest.mark.parametrize("name", sorted(BROWSER_EXPORTS))
+def test_on_a_live_service_another_hosts_requests_are_skipped(name: str) -> None:
+    """The same rule on a live service: the configured key never goes to another host."""
+    reading = parse_har((FIXTURES / name).read_bytes(), "https://api.other-service.example")
+    assert reading.requests == []
+    assert BROWSER_EXPORTS[name][0] in reading.other_hosts
 
 
 async def test_a_browser_exports_requests_are_priced_as_they_would_cost_now(

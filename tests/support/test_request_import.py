@@ -47,6 +47,14 @@ RECOGNISED: list[tuple[str, str, dict[str, Any]]] = [
     # a prompt sign and the query in the URL
     (f"$ curl -s '{BASE}/restaurants/reviews?id=r_1&limit=3'",
      "restaurants/reviews", {"id": "r_1", "limit": "3"}),
+    # a PowerShell console's ">> " inside a quoted body; a copied log line's trailing spaces
+    ("PS C:\\> curl.exe -X POST https://api.example.com/professional_network/find_company "
+     "-d '{\r\n>> \\\"name\\\": \\\"Contoso\\\"\r\n>> }'\r\n", FIND, {"name": "Contoso"}),
+    ("GET /restaurants/menu?id=r_9 HTTP/1.1  \r\nHost: api.example.com \r\n\r\n",
+     "restaurants/menu", {"id": "r_9"}),
+    # wget's -nv and -O- read past; --header=... with the key
+    (f"wget -nv -O- --header='X-API-Key: {SECRET}' '{BASE}/restaurants/menu?id=r_9'",
+     "restaurants/menu", {"id": "r_9"}),
     # full URLs
     (f"{BASE}/restaurants/search?location=Lisbon&cuisine=thai",
      SEARCH, {"location": "Lisbon", "cuisine": "thai"}),
@@ -107,7 +115,15 @@ REFUSED: list[tuple[str, tuple[str, ...]]] = [
     ("curl -s -H 'Accept: application/json'", ("no URL",)),
     (f"curl {BASE}/catalog {BASE}/catalog", ("2 URLs",)),
     (f"curl -H X-API-Key: {SECRET}", ("no host name",)),  # the key, unquoted, read as the URL
-    ("wget https://api.example.com/catalog", ("not a command (curl, HTTPie, PowerShell)",)),
+    ("lynx -dump https://api.example.com/catalog",
+     ("not a command (curl, wget, HTTPie, PowerShell), a raw HTTP request",)),
+    ("wget --mirror https://api.example.com/catalog", ("wget option --mirror",)),
+    ("wget --body-data='{\"name\":\"A\"}' https://api.example.com/professional_network/"
+     "find_company", ("--body-data only with --method",)),
+    ("wget --post-file=company.json https://api.example.com/professional_network/"
+     "find_company", ("file 'company.json'", "--post-data")),
+    ("POST /professional_network/find_company HTTP/1.1\r\nAccept: */*\r\n\r\n{}",
+     ("no Host header",)),
     ("", ("Nothing to import",)),
     ('["name"]', ("object",)),
     ('{"location": "Lisbon"}', ("location", "paste its URL")),

@@ -199,6 +199,28 @@ async def test_a_request_pasted_into_a_field_opens_import_request_and_the_field_
         assert calls(app) == 0
 
 
+async def test_a_one_line_wget_pasted_into_a_field_opens_import_request(
+    make_app: Callable[..., CreditscopeApp],
+) -> None:
+    """One line, so not caught as several: it became the company's name before."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await open_area(pilot, "company")
+        name = app.screen.query_one("#name", Input)
+        name.focus()
+        await settle(pilot)
+        pasted = (CORPUS / "wget-post-data.txt").read_text(encoding="utf-8").strip()
+        assert "\n" not in pasted
+        name.post_message(events.Paste(pasted))
+        await settle(pilot)
+        assert isinstance(app.screen, ImportRequestScreen)
+        assert "Tailspin Toys" in static_text(app, "#import-result")
+        await pilot.press("escape")
+        await settle(pilot)
+        assert name.value == ""
+        assert calls(app) == 0
+
+
 async def look_up(pilot: Pilot[Any], name: str, website: str) -> None:
     screen = pilot.app.screen
     screen.query_one("#name", Input).value = name

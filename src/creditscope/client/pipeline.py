@@ -242,6 +242,12 @@ class CallPipeline:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
 
+    def abandon(self) -> None:
+        """Stop waiting for the exchanges on the wire (a second Ctrl+C): each is recorded
+        as cancelled and held as possibly charged, since its request may have arrived."""
+        for task in list(self._tasks):
+            task.cancel()
+
     async def cached(
         self, operation: operations.Operation[Any] | str, params: dict[str, Any]
     ) -> Result[BaseModel] | None:

@@ -16,8 +16,6 @@ early (budget, key, credits) or results not written, 130 interrupted.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +24,7 @@ from typing import TYPE_CHECKING
 import click
 
 from creditscope import operations
+from creditscope.commands.remedies import EXIT_INTERRUPTED
 from creditscope.outside_text import shown
 from creditscope.wording import counted, possibly_charged
 
@@ -39,24 +38,26 @@ if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
 EXIT_DECLINED = 1
 EXIT_USAGE = 2
 EXIT_STOPPED = 3
-EXIT_INTERRUPTED = 130
 INTERRUPTED = "interrupted (Ctrl+C)"
 
 
 def describe_plan(plan: BatchPlan, price_each: int, budget: int | None, spent: int) -> list[str]:
     """The lines shown before anything is spent: rows, invalid ones, the price."""
     blank = f", {plan.blank} blank" if plan.blank else ""
+    skipped = (f", {plan.skipped} skipped (totals or notes rows: never sent, free)"
+               if plan.skipped else "")
     lines = [f"{counted(plan.rows, 'row')}: {plan.valid} valid "
              f"({plan.distinct} distinct, {counted(plan.duplicates, 'duplicate')} sent once)"
-             f", {plan.invalid} invalid{blank}"]
+             f", {plan.invalid} invalid{blank}{skipped}"]
     for row, problem in plan.invalid_shown:
         lines.append(f"  {row.where}: {problem}")
     if plan.invalid > len(plan.invalid_shown):
         lines.append(f"  … and {plan.invalid - len(plan.invalid_shown)} more invalid rows "
                      "(all listed in --out)")
+    free = "; invalid and skipped rows cost nothing" if plan.skipped else ""
     lines.append(
         f"To send: {counted(plan.to_send, 'request')} × {price_each} cr = {plan.price} credits; "
-        f"{plan.cached} answered from the cache (free)."
+        f"{plan.cached} answered from the cache (free){free}."
     )
     if budget is not None:
         left = max(budget - spent, 0)
@@ -78,8 +79,8 @@ class Output:
 @click.argument("operation")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("--out", "out", type=click.Path(path_type=Path, allow_dash=True),
-              help="Write one result row per input line: .jsonl writes JSON Lines, else CSV; "
-                   "'-' writes CSV to stdout. Never the input file.")
+              help="Write one result row per input line: .xlsx writes a workbook, .jsonl "
+                   "JSON Lines, else CSV; '-' writes CSV to stdout. Never the input file.")
 @click.option("--yes", "-y", is_flag=True, help="Do not ask before spending.")
 @click.option("--concurrency", default=4, show_default=True,
               type=click.IntRange(1, 16), help="Requests in flight at once.")
@@ -95,11 +96,20 @@ class Output:
                    "(e.g. cp1252 for an old Windows export).")
 @click.option("--excel", is_flag=True,
               help="Start a CSV --out with a UTF-8 BOM so Excel shows accents (automatic "
-                   "when the input had a BOM or was UTF-16).")
+                   "when the input came from Excel: a workbook, a BOM, UTF-16, cp1252, "
+                   "Mac Roman).")
+@click.option("--sheet", metavar="NAME",
+              help="The sheet of an .xlsx/.ods workbook to read (default: the first).")
+@click.option("--name-column", metavar="HEADER",
+              help="The column holding the name, when its header is not one batch knows.")
+@click.option("--website-column", metavar="HEADER",
+              help="The column holding the website, when its header is not one batch knows.")
 def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency: int,
             ignore_extra_columns: bool, dry_run: bool, allow_unknown_place: bool,
-            encoding: str | None, excel: bool) -> None:
-    """Run OPERATION once per row of FILE (CSV with the parameters as columns, or JSON Lines).
+            encoding: str | None, excel: bool, sheet: str | None, name_column: str | None,
+            website_column: str | None) -> None:
+    """Run OPERATION once per row of FILE (CSV, an .xlsx/.ods workbook, or JSON Lines),
+    the parameters as columns (Company, Website URL and other usual headers are known).
 
     \b
     Example:
@@ -114,8 +124,10 @@ def command(operation: str, file: Path, out: Path | None, yes: bool, concurrency
         raise click.UsageError(str(exc.args[0])) from None
     try:
         try:
+            named = {param: header for param, header in
+                     (("name", name_column), ("website", website_column)) if header}
             source = BatchFile(file, op.name, ignore_extra=ignore_extra_columns,
-                               encoding=encoding)
+                               encoding=encoding, sheet=sheet, columns=named)
             destination = ResultFile(out, file) if out is not None else None
         except (BatchFileProblem, DestinationProblem) as exc:
             # The message quotes the file (its column names): shown, never obeyed.
@@ -223,7 +235,8 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
     lost = f" · {possibly_charged(run.possibly_charged)}" if run.possibly_charged else ""
     click.echo(
         f"{run.rows_done} of {plan.valid} valid rows done · {run.spent} credits spent{lost} · "
-        f"{counted(run.errors, 'error')} · {plan.invalid} invalid", err=True)
+        f"{counted(run.errors, 'error')} · {plan.invalid} invalid"
+        f"{f' · {plan.skipped} skipped (free)' if plan.skipped else ''}", err=True)
     if run.possibly_charged:
         click.echo("Answers lost after their request left were not sent again: the next"
                    " balance the service reports settles them (`creditscope credits`).",
@@ -244,26 +257,22 @@ def _run_and_report(client: DataClient, plan: BatchPlan, source: BatchFile, outp
 async def _send_all(client: DataClient, run: BatchRun) -> None:
     """Run the batch; the first Ctrl+C lets the requests in flight finish (they are paid
     for, so they are kept and cached), a second one abandons them."""
-    loop = asyncio.get_running_loop()
+    from creditscope.commands.interrupts import two_step_interrupt
+
     main = asyncio.current_task()
 
-    def interrupted() -> None:
-        if run.stopped == INTERRUPTED and main is not None:
-            main.cancel()
-            return
+    def stop_after_flight() -> None:
         run.stop(INTERRUPTED)
         click.echo("\nStopping after the requests in flight (Ctrl+C again abandons them)…",
                    err=True)
 
-    # Not in the main thread, or no signal support: Ctrl+C then interrupts at once.
-    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-        loop.add_signal_handler(signal.SIGINT, interrupted)
-    try:
+    def abandon() -> None:
+        if main is not None:
+            main.cancel()
+
+    with two_step_interrupt(stop_after_flight, abandon):
         async with client:
             await run.run()
-    finally:
-        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-            loop.remove_signal_handler(signal.SIGINT)
 
 
 def _write(output: Output, source: BatchFile, client: DataClient, plan: BatchPlan, *,
@@ -281,8 +290,7 @@ def _write(output: Output, source: BatchFile, client: DataClient, plan: BatchPla
         return True
     columns = output_columns(source, plan.operation)
     fmt = "csv" if destination.to_stdout else output_format(destination.path)
-    bom = fmt == "csv" and not destination.to_stdout and (
-        output.excel or source.encoding.from_excel)
+    bom = fmt == "csv" and not destination.to_stdout and (output.excel or source.from_excel)
     rows = result_rows(source, client, plan, columns, not_run=not_run, dry_run=dry_run)
     try:
         count = destination.write(lambda handle: write_rows(handle, fmt, columns.all, rows),

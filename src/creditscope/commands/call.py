@@ -18,8 +18,9 @@ from pydantic import BaseModel
 
 from creditscope import operations
 from creditscope.commands.error_output import CommandProblem, JsonErrorsCommand
-from creditscope.commands.remedies import EXIT_USAGE
+from creditscope.commands.remedies import EXIT_INTERRUPTED, EXIT_USAGE
 from creditscope.outside_text import json_text, shown
+from creditscope.wording import possibly_charged
 
 if TYPE_CHECKING:  # imported where used: `creditscope --help` stays fast
     from creditscope.client.client import DataClient
@@ -199,7 +200,13 @@ def command(
         if dry_run:
             _print_plan(client, op_name, params)
             return
-        result = asyncio.run(_call(client, op_name, params, refresh))
+        try:
+            result = asyncio.run(_call(client, op_name, params, refresh))
+        except (KeyboardInterrupt, asyncio.CancelledError):  # click: "Aborted!", exit 1
+            click.echo(err=True)  # past the terminal's echoed ^C
+            raise CommandProblem(
+                "interrupted", "Stopped (Ctrl+C) before the answer came back.",
+                _interrupted_step(client), EXIT_INTERRUPTED) from None
         remaining = result.record.remaining
         if remaining is None:  # answered from the cache: the last balance on file
             remaining = client.store.call(client.ledger.lifetime_totals).remaining
@@ -212,6 +219,15 @@ def command(
     click.echo(summary_line(result.record, remaining), err=True)
     if result.record.note:  # e.g. rows past the limit were dropped
         click.echo(f"note: {result.record.note}", err=True)
+
+
+def _interrupted_step(client: DataClient) -> str:
+    """What an interrupted call may have cost, and where that is settled."""
+    lost = client.ledger.session.uncertain
+    if not lost:
+        return "Nothing was charged: the request had not left."
+    return (f"The request had left: {possibly_charged(lost)}. `creditscope credits` shows it"
+            " until the service's next balance settles it.")
 
 
 def _place_refusal(client: DataClient, operation: str, params: dict[str, Any]) -> str | None:
@@ -245,8 +261,15 @@ def _param_value_back(ctx: click.Context, operation: str) -> str | None:
 async def _call(
     client: DataClient, operation: str, params: dict[str, Any], refresh: bool
 ) -> Result[Any]:
-    async with client:
-        return await client.call(operation, params, refresh=refresh)
+    from creditscope.commands.interrupts import two_step_interrupt
+
+    def wait_for_answer() -> None:
+        click.echo("\nWaiting for the answer already on its way: the request may be charged,"
+                   " so its answer is kept (Ctrl+C again stops now).", err=True)
+
+    with two_step_interrupt(wait_for_answer, client.abandon):
+        async with client:
+            return await client.call(operation, params, refresh=refresh)
 
 
 def _print_plan(client: DataClient, operation: str, params: dict[str, Any]) -> None:

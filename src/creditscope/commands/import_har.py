@@ -2,8 +2,10 @@
 service, each with its price and what it would return now. Nothing is sent.
 
 Each listed request comes with the ``creditscope call`` command that runs it
-(cached: free), so the desk chooses what to spend on. Other hosts' entries are
-counted and skipped (``support/har_import.py``).
+(cached: free), so the desk chooses what to spend on, and with every note
+``--json`` gives it (a note all requests share is said once, above them). Other
+hosts' entries are counted and skipped, or, on the built-in sandbox, replayed
+there when they are the customer's service (``support/har_import.py``).
 """
 
 from __future__ import annotations
@@ -38,9 +40,18 @@ def call_command(item: PricedRequest) -> str:
     return shlex.join(words)
 
 
-def listing_lines(items: list[PricedRequest]) -> list[str]:
+def shared_notes(items: list[PricedRequest]) -> list[str]:
+    """The notes every recognised request has, when there are several (said once)."""
+    notes = [list(item.request.imported.notes) for item in items if item.request.imported]
+    if len(notes) < 2:
+        return []
+    return [note for note in notes[0] if all(note in others for others in notes[1:])]
+
+
+def listing_lines(items: list[PricedRequest], said: list[str] | None = None) -> list[str]:
     """One line per request: its entry number, what the browser got, the operation,
-    the parameters, and what sending it now would do; then how to run it."""
+    the parameters, and what sending it now would do; its notes (but those ``said``
+    already); then how to run it."""
     lines: list[str] = []
     for item in items:
         request = item.request
@@ -55,6 +66,8 @@ def listing_lines(items: list[PricedRequest]) -> list[str]:
         # field a HAR controls and nobody escaped (a method, a status) is changed.
         lines.append(shown(f"#{request.number:<5} seen {seen:<4} {what.strip()}"))
         lines.append(f"       now: {shown_value(item.now, 4 * SHOWN_VALUE_LIMIT)}")
+        lines += [f"      note: {shown(note)}" for note in (imported.notes if imported else ())
+                  if note not in (said or ())]
         if command := call_command(item):  # valid, so its values are of bounded length
             lines.append(f"       run: {shown(command)}")
     return lines
@@ -117,6 +130,9 @@ def command(file: Path, as_json: bool) -> None:
         click.echo(f"{counted(reading.unreadable, 'entry', 'entries')} without a readable"
                    " request skipped.")
     if items:
+        said = shared_notes(items)
+        for note in said:  # a note may quote the file: shown, never obeyed
+            click.echo(f"Every request: {shown(note)}")
         click.echo("")
-        click.echo("\n".join(listing_lines(items)))
+        click.echo("\n".join(listing_lines(items, said)))
         click.echo(f"\nFetching every request not cached: {total} credits. Nothing was sent.")

@@ -19,6 +19,7 @@ from creditscope.client import errors
 EXIT_USAGE = 2
 EXIT_API = 3
 EXIT_TRANSPORT = 4
+EXIT_INTERRUPTED = 130  # as a shell reports a command ended by Ctrl+C (128 + SIGINT)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from creditscope.commands import uvicorn_patch
+from creditscope.commands import serve_start, uvicorn_patch
 from creditscope.commands.bind_address import allowed_host_names, is_loopback, is_wildcard
 from creditscope.commands.serve_http import DEFAULT_MAX_CONNECTIONS, HostCheck, uvicorn_limits
 from creditscope.commands.serve_keys import (
@@ -21,10 +21,9 @@ from creditscope.commands.serve_keys import (
     keys_from_environment,
     keys_from_file,
     refuse_key_option,
-    shown_key,
 )
 from creditscope.private_files import write_private
-from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY, REVOKED_KEY
+from creditscope.sandbox import DEFAULT_CREDITS, DEMO_KEY
 
 if TYPE_CHECKING:
     from fastapi import FastAPI
@@ -222,7 +221,8 @@ def command(
     )
     hosts = allowed_host_names(host, allowed_hosts)
     app = served_app(create_app(config), hosts)
-    base = f"http://{host if ':' not in host else f'[{host}]'}:{port}"
+    sock = serve_start.listening_socket(host, port)  # first: a busy port prints no URL
+    base = serve_start.client_base(host, sock)
     if not is_loopback(host):
         click.echo(
             f"warning: {host} is reachable from other machines: anyone who has one of the "
@@ -231,18 +231,7 @@ def command(
         if is_wildcard(host) and not allowed_hosts:
             click.echo("warning: only loopback host names are answered; add --allowed-host "
                        "NAME for each name or address clients use.", err=True)
-    click.echo(f"creditscope sandbox at {base}")
-    click.echo(f"  API keys:  {', '.join(shown_key(key) for key in chosen)}"
-               f"  (revoked demo key: {REVOKED_KEY})")
-    click.echo(f"  database:  {db_path}")
-    click.echo(f"  OpenAPI:   {base}/openapi.json")
-    click.echo("  try:")
-    example = shown_key(chosen[0]) if chosen[0] == DEMO_KEY else "$YOUR_KEY"
-    click.echo(
-        f"    curl -s -H 'X-API-Key: {example}' "
-        f"'{base}/restaurants/search?location=Lisbon&limit=3'"
-    )
-    click.echo(f"    curl -s {base}/catalog")
+    click.echo("\n".join(serve_start.banner(host, base, chosen, db_path)))
     limits = uvicorn_limits(max_connections, trusted_proxies)
     if not uvicorn_patch.applies():
         click.echo(
@@ -251,7 +240,8 @@ def command(
             "only by --max-connections.", err=True,
         )
     if workers == 1:
-        uvicorn.run(app, host=host, port=port, log_level="warning", **limits)
+        with sock:
+            serve_start.serve_on(uvicorn.Config(app, log_level="warning", **limits), sock)
         return
     # Several processes need an importable factory; the config travels in the environment.
     with environment_keys_moved_to_a_file() as environment_keys:
@@ -263,7 +253,8 @@ def command(
             "allowed_hosts": sorted(hosts),
         })
         click.echo(f"  workers:   {workers}")
-        uvicorn.run(
-            "creditscope.commands.serve:app_from_environment", factory=True, host=host,
-            port=port, workers=workers, log_level="warning", **limits,
-        )
+        with sock:
+            serve_start.serve_on(uvicorn.Config(
+                "creditscope.commands.serve:app_from_environment", factory=True,
+                workers=workers, log_level="warning", **limits), sock)
+

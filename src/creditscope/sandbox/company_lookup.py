@@ -10,7 +10,9 @@ website; ``medium`` for a name alike enough (``STRONG_NAME``) when no website
 contradicts it, never for a name that resembles nothing the world knows
 (:mod:`creditscope.sandbox.plausibility`), and when a well-known company's
 name was typed in full, only for that company (not for "Neste" after
-"Nestlé"); ``low`` otherwise.
+"Nestlé"), which is ``medium`` however its group word was typed ("Volkswagen
+AG" for Volkswagen Group); ``low`` otherwise. An invented company never comes
+before a real one of the same name.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from creditscope import models
 from creditscope.sandbox.companies import is_flaky, pages
 from creditscope.sandbox.company_pages import NETWORK_HOST
 from creditscope.sandbox.company_world import Fate, WorldCompany, company_named, namesakes
-from creditscope.sandbox.listed import by_domain, listed_page, profiles
+from creditscope.sandbox.listed import by_domain, listed_page, profiles_like
 from creditscope.sandbox.naming import (
     STRONG_NAME,
     name_similarity,
@@ -116,10 +118,12 @@ class Hit:
     page: models.Company
     unavailable: bool
     names: tuple[str, ...] = ()
+    invented: bool = False  # a generated namesake: below a real company of the same name
 
 
 def _hit(company: WorldCompany) -> Hit:
-    return Hit(company.page, company.fate is Fate.UNAVAILABLE, company.names)
+    invented = not company.known and company.listed is None
+    return Hit(company.page, company.fate is Fate.UNAVAILABLE, company.names, invented)
 
 
 def _name_hits(query: str, subject: WorldCompany, others: list[WorldCompany]) -> list[Hit]:
@@ -127,7 +131,10 @@ def _name_hits(query: str, subject: WorldCompany, others: list[WorldCompany]) ->
     wanted = profile(query)
     found: dict[str, tuple[float, Hit]] = {}
     if subject.fate is not Fate.NO_PAGE:
-        found[subject.page.url or subject.slug] = (2.0, _hit(subject))
+        # The company itself comes first, but an invented one never before a real company
+        # whose name is exactly the one typed.
+        first = 2.0 if subject.known or subject.listed is not None else 1.0
+        found[subject.page.url or subject.slug] = (first, _hit(subject))
     for other in others:
         similarity = profile_similarity(wanted, profile(other.name))
         found.setdefault(other.page.url or other.slug, (similarity, _hit(other)))
@@ -135,13 +142,13 @@ def _name_hits(query: str, subject: WorldCompany, others: list[WorldCompany]) ->
         similarity = profile_similarity(wanted, profile(page.name or ""))
         if similarity >= SEARCH_FLOOR and (page.url or slug) not in found:
             found[page.url or slug] = (similarity, Hit(page, is_flaky(slug)))
-    for company, names in profiles():
+    for company, names in profiles_like(wanted):
         similarity = max(profile_similarity(wanted, name) for name in names)
         if similarity >= LISTED_SEARCH_FLOOR:
             page = listed_page(company)
             hit = Hit(page, False, company.names)
             found.setdefault(page.url or company.slug, (similarity, hit))
-    ranked = sorted(found.items(), key=lambda item: (-item[1][0], item[0]))
+    ranked = sorted(found.items(), key=lambda item: (-item[1][0], item[1][1].invented, item[0]))
     return [hit for _, (_, hit) in ranked[:SEARCH_RESULTS]]
 
 
@@ -167,7 +174,8 @@ def _website_hits(wanted: str, subject: WorldCompany, others: list[WorldCompany]
 
 
 def _grade(
-    hit: Hit, query: str, wanted: str | None, unavailable: bool, credible: bool, exact: bool
+    hit: Hit, query: str, wanted: str | None, unavailable: bool, credible: bool, exact: bool,
+    subject: bool = False,
 ) -> models.Match:
     page = hit.page
     title, snippet = _serp(page)
@@ -179,8 +187,9 @@ def _grade(
         confidence = "high"
     elif (
         credible
-        and similarity >= STRONG_NAME
-        and not (exact and similarity < 1)
+        # the real company a name means, typed with or without its group word, is itself
+        and (similarity >= STRONG_NAME or subject)
+        and not (exact and similarity < 1 and not subject)
         and not (wanted and not unavailable)
     ):
         confidence = "medium"
@@ -214,17 +223,22 @@ def find_company(
         hits = site_hits + [hit for hit in hits if hit.page.url not in site_urls]
     credible = not is_nonsense(query)
     exact = subject.listed is not None  # a well-known name typed in full: look-alikes are low
-    matches = []
+    graded = []
     for hit in hits[:HYDRATE_LIMIT]:
         unavailable = hit.unavailable or (
             unavailable_rate > 0 and fault_rng.random() < unavailable_rate
         )
-        matches.append(_grade(hit, query, wanted, unavailable, credible, exact))
-    matches.sort(
-        key=lambda m: (
-            CONFIDENCE_RANK[m.confidence or "low"], -(m.name_similarity or 0), m.company_url
+        itself = exact and hit.page.url == subject.page.url
+        graded.append(
+            (_grade(hit, query, wanted, unavailable, credible, exact, itself), hit.invented)
         )
-    )
+    graded.sort(
+        key=lambda pair: (
+            CONFIDENCE_RANK[pair[0].confidence or "low"], -(pair[0].name_similarity or 0),
+            pair[1], pair[0].company_url,
+        )
+    )  # fmt: skip
+    matches = [match for match, _ in graded]
     return {
         "query": query,
         "queries": queries,

@@ -19,8 +19,10 @@ from creditscope import models
 from creditscope.gazetteer import TOWN_POPULATION, City, distance_km, load_gazetteer
 from creditscope.sandbox.industries import Industry
 from creditscope.sandbox.naming import strip_legal_suffixes, word_set
+from creditscope.sandbox.places import slugify
 from creditscope.sandbox.seeding import rng_for, stable_hash
 from creditscope.sandbox.websites import EU_COUNTRIES, normalise_domain, split_domain
+from creditscope.text_folding import fold
 from creditscope.wording import counted
 
 NETWORK_HOST = "network.example"
@@ -195,6 +197,17 @@ def network_figures(rng: random.Random, staff: int, industry: Industry) -> tuple
     on_network = max(1, round(staff * rng.uniform(*ON_NETWORK_SHARE)))
     boost = CONSUMER_FOLLOWER_BOOST if industry.consumer else 1.0
     return on_network, round(on_network * rng.uniform(*FOLLOWERS_PER_EMPLOYEE) * boost)
+
+
+def page_slug(name: str) -> str:
+    """A page's address: ``"Northwind Labs Ltd"`` -> ``"northwind-labs-ltd"``. A name with
+    letters the address cannot spell (``"ソニー株式会社"``) gets the part it can spell, without
+    the legal form, and an id from the whole name: never a bare legal form like ``"k-k"``."""
+    slug = slugify(name)
+    if slug and not any(ch.isalpha() and not fold(ch) for ch in name):
+        return slug
+    spelled = slugify(strip_legal_suffixes(name)) or "company"
+    return f"{spelled}-{stable_hash('slug', name) % 16**8:08x}"
 
 
 def page_links(slug: str) -> dict[str, str]:

@@ -32,10 +32,17 @@ from creditscope.sandbox.company_pages import (
     build_page,
     country_domain,
     home_countries,
+    page_slug,
     weighted_country,
 )
 from creditscope.sandbox.industries import BY_NAME
-from creditscope.sandbox.listed import ListedCompany, listed_named, listed_page, size_index
+from creditscope.sandbox.listed import (
+    ListedCompany,
+    listed_named,
+    listed_page,
+    listed_slugs,
+    size_index,
+)
 from creditscope.sandbox.naming import (
     LOCAL_TRADES,
     STRONG_NAME,
@@ -45,7 +52,6 @@ from creditscope.sandbox.naming import (
     profile,
     words_of,
 )
-from creditscope.sandbox.places import slugify
 from creditscope.sandbox.plausibility import is_nonsense
 from creditscope.sandbox.seeding import rng_for, stable_hash
 from creditscope.sandbox.websites import normalise_domain, registrable_matches, split_domain
@@ -177,8 +183,16 @@ def derived_company(name: str, website: str | None = None) -> WorldCompany:
     forms = LEGAL_FORMS.get(country, ())
     if forms and rng.random() < LEGAL_FORM_SHARE:
         shown = f"{shown} {rng.choice(forms)}"
-    slug = slugify(shown) or f"company-{stable_hash('slug', shown) % 16**8:08x}"
-    return WorldCompany(shown, f"https://{host}", fate_of(shown), slug)
+    return WorldCompany(shown, f"https://{host}", fate_of(shown), invented_slug(shown))
+
+
+def invented_slug(name: str) -> str:
+    """An invented company's page address: never a real or curated company's (a suffix from
+    its name tells them apart: ``"the-walt-disney-company-3f2a"``)."""
+    slug = page_slug(name)
+    if slug in listed_slugs() or slug in pages():
+        return f"{slug}-{stable_hash('namesake', name) % 16**4:04x}"
+    return slug
 
 
 def known_company(name: str) -> WorldCompany | None:
@@ -208,7 +222,7 @@ def subsidiary(parent: ListedCompany, country: str) -> WorldCompany:
     website = f"https://www.{parent.label}.{country_domain(country)}"
     largest = max(0, size_index(parent.employees) - 1) if parent.employees else None
     return WorldCompany(
-        name, website, Fate.PAGE, slugify(name), industry=parent.industry, largest_size=largest
+        name, website, Fate.PAGE, page_slug(name), industry=parent.industry, largest_size=largest
     )
 
 

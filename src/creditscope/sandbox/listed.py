@@ -1,8 +1,9 @@
-"""The well-known companies: about 1,400 listed ones with their public facts.
+"""The well-known companies: about 4,650 listed ones with their public facts.
 
 ``data/companies.tsv`` (derived by ``tools/derive_companies.py`` from the
-pytickersymbols package, MIT, and a hand-checked supplement) gives each its
-name, the other names it is searched by, its website, industry, headquarters,
+pytickersymbols package and the FinanceDatabase repository, both MIT, and a
+hand-checked supplement) gives each its name, the other names it is searched
+by (former, short and local-script names), its website, industry, headquarters,
 employees and founding year, and the 100 largest their market-cap rank. Their
 pages show those facts: the size band holds the real headcount, the
 headquarters are the real city; only the network's own figures (followers,
@@ -13,6 +14,7 @@ hashing as everywhere in the sandbox.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -24,11 +26,12 @@ from creditscope.sandbox.company_pages import (
     country_name,
     network_figures,
     page_links,
+    page_slug,
 )
 from creditscope.sandbox.industries import BY_NAME
-from creditscope.sandbox.naming import NameProfile, profile
+from creditscope.sandbox.naming import FILLER_WORDS, NameProfile, identity, profile
 from creditscope.sandbox.places import slugify
-from creditscope.sandbox.seeding import rng_for, stable_hash
+from creditscope.sandbox.seeding import rng_for
 from creditscope.sandbox.websites import registrable_matches, split_domain
 
 WORLDWIDE_FROM = 10_001  # a company this large serves customers around the world
@@ -49,16 +52,12 @@ class ListedCompany:
     founded: int | None
     rank: int | None
     aliases: tuple[str, ...]
+    slug: str = ""  # its page's address on the network ("microsoft"), unique (see listed())
 
     @property
     def names(self) -> tuple[str, ...]:
         """Its name and the other names it is searched by."""
         return (self.name, *self.aliases)
-
-    @property
-    def slug(self) -> str:
-        """Its page's address on the network: ``"microsoft"``."""
-        return slugify(self.name) or f"company-{stable_hash('slug', self.name) % 16**8:08x}"
 
     @property
     def website(self) -> str:
@@ -88,30 +87,58 @@ def listed() -> tuple[ListedCompany, ...]:
     """Every well-known company, the largest first."""
     text = resources.files("creditscope.data").joinpath("companies.tsv").read_text("utf-8")
     found = []
+    taken: set[str] = set()
     for line in text.splitlines():
         if not line or line.startswith("#"):
             continue
         name, domain, industry, city, country, employees, founded, rank, aliases = line.split(
             "\t"
         )
+        slug = unique_slug(page_slug(name), country, taken)
+        taken.add(slug)
         found.append(
             ListedCompany(
                 name, domain, industry, city, country, _number(employees), _number(founded),
-                _number(rank), tuple(a for a in aliases.split("; ") if a),
+                _number(rank), tuple(a for a in aliases.split("; ") if a), slug,
             )
         )  # fmt: skip
     return tuple(found)
 
 
+def unique_slug(slug: str, country: str, taken: set[str]) -> str:
+    """``slug``, or when another company has it, with the country (``"eqt-se"``), then a number:
+    two companies of one name (First Bancorp) keep their own pages."""
+    if slug not in taken:
+        return slug
+    candidate = f"{slug}-{country.lower()}"
+    number = 2
+    while candidate in taken:
+        candidate, number = f"{slug}-{country.lower()}-{number}", number + 1
+    return candidate
+
+
+@lru_cache(maxsize=1)
+def listed_slugs() -> frozenset[str]:
+    """The addresses of the well-known companies' pages: no invented company takes one."""
+    return frozenset(company.slug for company in listed())
+
+
 @lru_cache(maxsize=1)
 def by_words() -> dict[tuple[str, ...], ListedCompany]:
     """Well-known companies by the folded words of each of their names (the largest wins)."""
+    return _index(lambda name: profile(name).words)
+
+
+def _index(key: Callable[[str], tuple[str, ...]]) -> dict[tuple[str, ...], ListedCompany]:
+    """Companies by ``key`` of each of their names: current names before other (former)
+    names, the largest first."""
     found: dict[tuple[str, ...], ListedCompany] = {}
     for company in listed():
-        for name in company.names:
-            words = profile(name).words
-            if words:
-                found.setdefault(words, company)
+        found.setdefault(key(company.name), company)
+    for company in listed():
+        for name in company.aliases:
+            found.setdefault(key(name), company)
+    found.pop((), None)
     return found
 
 
@@ -127,9 +154,51 @@ def profiles() -> tuple[tuple[ListedCompany, tuple[NameProfile, ...]], ...]:
     return tuple((c, tuple(profile(name) for name in c.names)) for c in listed())
 
 
+@lru_cache(maxsize=1)
+def by_identity() -> dict[tuple[str, ...], ListedCompany]:
+    """Well-known companies by the words that say which company each of their names means,
+    without the group or holding words (the largest wins)."""
+    return _index(identity)
+
+
+def _word_ends(name: NameProfile) -> set[str]:
+    """Keys two names share whenever a word of one is a word of the other, or differs from it
+    by a typo or a plural (an edit or two leave a word's first or last letters alone, or shift
+    them by one: "Rogers", "Kroger"), or their letters run together are the same."""
+    keys = {f"={name.compact}"}
+    for word in name.words:
+        if word not in FILLER_WORDS:  # "the", "and": they alone never make names alike
+            keys.update((f"<{word[:2]}", f"<{word[1:3]}", f">{word[-2:]}", f">{word[-3:-1]}"))
+    return keys
+
+
+@lru_cache(maxsize=1)
+def _by_word_ends() -> dict[str, tuple[int, ...]]:
+    found: dict[str, set[int]] = {}
+    for index, (_, names) in enumerate(profiles()):
+        for name in names:
+            for key in _word_ends(name):
+                found.setdefault(key, set()).add(index)
+    return {key: tuple(sorted(indexes)) for key, indexes in found.items()}
+
+
+def profiles_like(wanted: NameProfile) -> list[tuple[ListedCompany, tuple[NameProfile, ...]]]:
+    """The companies (with their names' profiles) whose names may be like ``wanted``: the
+    name search compares only these, not all of them (a lookup stays fast). Measured on 3,000
+    typos of the data's names, it keeps every look-alike the full scan finds but 9 faint
+    ones (one word alike at the 0.8 floor, differing at both ends: "Australia", "Astral")."""
+    index = _by_word_ends()
+    found: set[int] = set()
+    for key in _word_ends(wanted):
+        found.update(index.get(key, ()))
+    every = profiles()
+    return [every[i] for i in sorted(found)]
+
+
 def listed_named(name: str) -> ListedCompany | None:
-    """The well-known company one of whose names has these words, if any."""
-    return by_words().get(profile(name).words)
+    """The well-known company one of whose names has these words, if any: as written first,
+    else with or without its group or holding words ("Volkswagen AG" is Volkswagen Group)."""
+    return by_words().get(profile(name).words) or by_identity().get(identity(name))
 
 
 def size_index(employees: int) -> int:

@@ -52,6 +52,14 @@ LEGAL_SUFFIXES = (
     # Asia
     "kk", "k k", "kabushiki kaisha", "gk", "yk", "sdn bhd", "bhd", "berhad", "tbk", "pcl",
     "public company limited",
+    # the forms spelled out, and a few more of the markets' registries
+    "aktiengesellschaft", "aktieselskab", "aktiebolag", "aksjeselskap", "allmennaksjeselskap",
+    "osakeyhtiö", "julkinen osakeyhtiö", "public limited company", "société anonyme",
+    "societe anonyme", "sociedad anónima", "sociedad anonima", "società per azioni",
+    "societa per azioni",
+    "naamloze vennootschap", "besloten vennootschap", "sab", "s a b", "sa b", "ao", "a o",
+    "tas", "t a s", "t a ş", "anonim şirketi", "anonim sirketi", "anonim ortaklığı",
+    "anonim ortakligi",
 )  # fmt: skip
 _SUFFIX = re.compile(
     r"(?:[\s,]+\(?(?:"
@@ -59,6 +67,23 @@ _SUFFIX = re.compile(
     + r")\.?\)?)+\s*$",
     re.IGNORECASE,
 )
+# Chinese, Japanese and Korean forms, written without a space before or after the name
+# (株式会社ソニー, ソニー株式会社), and their abbreviations in brackets: longest first.
+CJK_LEGAL_FORMS = (
+    "股份有限公司", "有限责任公司", "有限責任公司", "股份公司", "有限公司", "株式会社", "有限会社",
+    "合同会社", "合資会社", "合名会社", "주식회사", "유한회사", "(株)", "（株）", "㈱", "(주)",
+    "（주）", "㈜",
+)  # fmt: skip
+_CJK_FORMS = "|".join(re.escape(form) for form in CJK_LEGAL_FORMS)
+_CJK_PREFIX = re.compile(rf"^(?:(?:{_CJK_FORMS})\s*)+")
+_CJK_SUFFIX = re.compile(rf"(?:\s*(?:{_CJK_FORMS}))+$")
+
+# Letters that no accent-stripping turns into their plain form, as names are typed without
+# them ("Turkiye Is Bankasi", "Orsted", "Bagsvaerd").
+UNDECOMPOSED = str.maketrans(
+    {"ı": "i", "ł": "l", "ø": "o", "æ": "ae", "œ": "oe", "ß": "ss", "đ": "d", "ð": "d",
+     "þ": "th", "ħ": "h"}
+)  # fmt: skip
 
 FILLER_WEIGHT = 0.05
 GENERIC_WEIGHT = 0.2
@@ -80,6 +105,15 @@ GENERIC_WORDS = word_set(
     network networks brands products works world hq collective agency
     europe european america americas american asia pacific emea uk usa nordic"""
 )
+# Words a company's group or holding adds to its name ("Volkswagen Group", "Cisco Systems",
+# "Spotify Technology", "Koninklijke Philips"), in the scripts of the spec's markets; a name
+# is the same company with or without them.
+GROUP_WORDS = word_set(
+    """group groups holding holdings technology technologies tech systems system corporation
+    corp company companies co incorporated inc international intl the koninklijke gruppen
+    grupo gruppo groupe konzern"""
+)
+_CJK_GROUP = re.compile(r"(?:グループ|ホールディングス|集团|集團|控股|그룹|홀딩스)+$")
 # Words that say what a company does (each names a field of industries.py).
 TRADE_WORDS = frozenset(w for i in INDUSTRIES for w in i.words) - GENERIC_WORDS
 # Trades of local small businesses, most of which have no page on the network.
@@ -90,14 +124,25 @@ MAX_WORDS = 24  # a 200-character name is compared on its first words
 
 
 def strip_legal_suffixes(name: str) -> str:
-    """``"Northwind Labs Ltd."`` -> ``"Northwind Labs"``, ``"Klarna Bank AB"`` -> ``"Klarna Bank"``;
-    keeps the name when only a suffix."""
+    """``"Northwind Labs Ltd."`` -> ``"Northwind Labs"``, ``"Klarna Bank AB"`` -> ``"Klarna Bank"``,
+    ``"ソニー株式会社"`` -> ``"ソニー"``; keeps the name when only a legal form."""
     cleaned = " ".join(name.split()).strip(" ,")
     stripped, before = cleaned, ""
     while stripped != before:  # "Henkel AG & Co. KGaA": "Henkel AG &", then "Henkel"
         before = stripped
         stripped = _SUFFIX.sub("", stripped).rstrip(" ,&")
+        stripped = _CJK_SUFFIX.sub("", _CJK_PREFIX.sub("", stripped)).strip(" ,")
     return stripped or cleaned
+
+
+def identity(name: str) -> tuple[str, ...]:
+    """The words that say which company a name means, without its legal form and the words
+    a group or holding adds: ``"Volkswagen AG"`` and ``"Volkswagen Group"`` -> ``("volkswagen",)``.
+    A name made only of such words keeps them all."""
+    stripped = strip_legal_suffixes(name)
+    words = words_of(_CJK_GROUP.sub("", stripped) or stripped)
+    kept = tuple(word for word in words if word not in GROUP_WORDS)
+    return kept or words
 
 
 def words_of(name: str) -> tuple[str, ...]:
@@ -106,7 +151,8 @@ def words_of(name: str) -> tuple[str, ...]:
     ``"Procter & Gamble Co."`` -> ``("procter", "and", "gamble")``. A name with no
     letters or digits at all (emoji, symbols) is one word: itself, without spaces.
     """
-    text = fold_case(strip_legal_suffixes(name)).replace("&", " and ").replace("+", " and ")
+    text = fold_case(strip_legal_suffixes(name)).translate(UNDECOMPOSED)
+    text = text.replace("&", " and ").replace("+", " and ")
     text = re.sub(r"['’`´]", "", text)  # "McDonald's" is one word
     found = tuple(word for word in re.split(r"[\W_]+", text) if word)
     if found:

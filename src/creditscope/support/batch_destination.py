@@ -9,8 +9,8 @@ declined or failed run intact, and a symbolic link, a FIFO or a device under the
 is refused before anything is sent, never replaced.
 
 For Excel, a CSV starts with a UTF-8 byte-order mark (Excel reads UTF-8 without
-one as the local code page): when the input came from Excel (it had a BOM or was
-UTF-16) or ``--excel`` is given.
+one as the local code page): when the input came from Excel (a workbook, a BOM,
+UTF-16, or an 8-bit code page such as cp1252 or Mac Roman) or ``--excel`` is given.
 """
 
 from __future__ import annotations
@@ -27,6 +27,9 @@ from creditscope.outside_text import shown
 from creditscope.private_files import refuse_unwritable, replacing
 
 STDOUT = "-"
+# Names that promise a format not written here (results go to .csv, .xlsx or .jsonl):
+# refused before anything is sent, never a CSV under a workbook's name.
+UNWRITTEN = frozenset({".xls", ".xlsm", ".xlsb", ".ods", ".numbers"})
 
 
 class DestinationProblem(ValueError):
@@ -70,6 +73,11 @@ class _TerminalText:
 
 
 def _check(out: Path, source: Path) -> None:
+    if out.suffix.lower() in UNWRITTEN:
+        raise DestinationProblem(
+            f"--out {out}: a {out.suffix} file is not written here; name an .xlsx workbook "
+            f"or a CSV instead (e.g. --out {out.with_suffix('.xlsx').name} or "
+            f"--out {out.with_suffix('.csv').name})")
     if _same_file(out, source):
         raise DestinationProblem(
             f"--out {out} is the input file: writing results there would destroy it. "

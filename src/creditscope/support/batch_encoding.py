@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import codecs
 import io
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TextIO
 
 from creditscope.file_reading import open_regular_file
+from creditscope.support.batch_sheets import NotATextTable, not_a_text_table
+from creditscope.support.encoding_evidence import PLAUSIBLE, ranked
 
 _CHUNK = 1 << 16
 _BOMS = (  # longest first: a UTF-32 BOM begins like UTF-16's
@@ -24,10 +27,6 @@ _BOMS = (  # longest first: a UTF-32 BOM begins like UTF-16's
     (codecs.BOM_UTF16_LE, "utf-16-le", "UTF-16 (little-endian, with a BOM)"),
     (codecs.BOM_UTF16_BE, "utf-16-be", "UTF-16 (big-endian, with a BOM)"),
 )
-# Encodings a guess may name: those spreadsheets and old exports really use. A guess
-# outside these (charset-normalizer calls short Cyrillic text Korean) is not offered.
-_LIKELY = ("cp1252", "cp1250", "cp1251", "latin_1", "iso8859_15", "mac_roman", "cp850",
-           "utf_16_le", "utf_16_be")
 _SAMPLE_LIMIT = 1 << 16  # bytes of non-ASCII lines handed to the guess
 
 
@@ -45,8 +44,9 @@ class TextEncoding:
 
     @property
     def from_excel(self) -> bool:
-        """A BOM or UTF-16: what Excel writes, and so what it should get back."""
-        return bool(self.bom) or self.codec.startswith("utf-16")
+        """A BOM, UTF-16 or an 8-bit code page (cp1252, Mac Roman): what Excel writes, and
+        so it gets a UTF-8 BOM back (without one Excel reads UTF-8 as its code page)."""
+        return bool(self.bom) or _family(self.codec) != "utf-8"
 
     def open(self, path: Path) -> TextIO:
         """The file as text after its BOM (strict: ``detect_encoding`` checked it all)."""
@@ -99,11 +99,9 @@ def _check_decodes(path: Path, encoding: TextEncoding, forced: bool) -> None:
         while True:
             chunk = handle.read(_CHUNK)
             nul = -1 if wide else chunk.find(b"\0")
-            if nul >= 0:  # valid UTF-8, but no spreadsheet writes it: UTF-16 without a BOM
+            if nul >= 0:  # no text table holds one: UTF-16 without a BOM, or binary data
                 line, _ = _line_at(path, encoding, offset + nul, line, line_start)
-                raise EncodingProblem(
-                    f"{path}: line {line}: a NUL byte: this looks like UTF-16 saved without "
-                    "a byte-order mark; re-run with --encoding utf-16-le (nothing was sent)")
+                raise _nul_byte(path, line)
             held = len(decoder.getstate()[0])  # bytes of a character cut by the last chunk
             try:
                 text = decoder.decode(chunk, final=not chunk)
@@ -118,14 +116,37 @@ def _check_decodes(path: Path, encoding: TextEncoding, forced: bool) -> None:
                 return
 
 
+def _nul_byte(path: Path, line: int) -> ValueError:
+    """A NUL byte: UTF-16 saved without a BOM when the whole file reads so (checked), else
+    not a text table at all."""
+    wide = checked_guess(path, [codec for codec in ("utf-16-le", "utf-16-be")
+                                if _reads_as_text(path, codec)])
+    if wide is None:
+        return NotATextTable(not_a_text_table(path))
+    return EncodingProblem(
+        f"{path}: line {line}: a NUL byte: this looks like UTF-16 saved without "
+        f"a byte-order mark; re-run with --encoding {wide} (nothing was sent)")
+
+
+def _reads_as_text(path: Path, codec: str) -> bool:
+    """Whether the file's start, read as ``codec``, is printable text (a table's cells)."""
+    with open_regular_file(path) as handle:
+        head = handle.read(_CHUNK)
+    text = head[: len(head) // 2 * 2].decode(codec, errors="replace")
+    printable = sum(char.isprintable() or char in "\t\r\n" for char in text)
+    return printable >= 0.95 * max(len(text), 1) and "\ufffd" not in text
+
+
 def _advance(encoding: TextEncoding, text: str, start: int, line: int,
              line_start: int) -> tuple[int, int]:
-    """``(line, file offset of that line)`` after ``text``, decoded from offset ``start``."""
-    last = text.rfind("\n")
+    """``(line, file offset of that line)`` after ``text``, decoded from offset ``start``.
+    A line ends with CR LF, LF, or CR alone (Excel for Mac), as the CSV reader counts."""
+    last = max(text.rfind("\n"), text.rfind("\r"))
     if last < 0:
         return line, line_start
     before = text[: last + 1]
-    return line + before.count("\n"), start + len(before.encode(encoding.codec))
+    ends = before.count("\n") + before.count("\r") - before.count("\r\n")
+    return line + ends, start + len(before.encode(encoding.codec))
 
 
 def _line_at(path: Path, encoding: TextEncoding, bad: int, line: int,
@@ -144,53 +165,67 @@ def _not_decoded(path: Path, encoding: TextEncoding, forced: bool, line: int, by
     name = encoding.codec.upper() if not forced else encoding.codec
     if forced:
         return f"{where}: not {name} text; check --encoding (nothing was sent)"
-    guess = likely_encoding(_non_ascii_sample(path))
+    guess = checked_guess(path, likely_encodings(_non_ascii_sample(path)))
     if guess is None:
         hint = ("re-save it as UTF-8 (\"CSV UTF-8\" in Excel), or name its encoding with "
                 "--encoding (cp1252 for most Windows exports)")
         return f"{where}: not {name} text; {hint} (nothing was sent)"
-    return (f"{where}: not {name} (looks like {_described(guess)}); re-run with "
-            f"--encoding {guess}, or re-save it as UTF-8 (nothing was sent)")
+    reads = _line_bytes(path, offset - byte + 1)
+    return (f"{where}: not {name} (looks like {_described(guess)}: that line reads "
+            f"\"{reads.decode(guess).strip()}\"); re-run with --encoding {guess}, or re-save "
+            "it as UTF-8 (nothing was sent)")
+
+
+def _line_bytes(path: Path, start: int) -> bytes:
+    """The line that starts at file offset ``start``, up to its end or 80 bytes."""
+    with open_regular_file(path) as handle:
+        handle.seek(start)
+        head = handle.read(80)
+    return re.split(rb"[\r\n]", head, maxsplit=1)[0]
 
 
 def _described(codec: str) -> str:
     return {"cp1252": "cp1252/Latin-1, Windows Western European",
             "cp1250": "cp1250, Windows Central European",
             "cp1251": "cp1251, Windows Cyrillic",
-            "mac_roman": "Mac Roman"}.get(codec, codec)
+            "cp850": "cp850, DOS Western European",
+            "mac_roman": "Mac Roman, as Excel for Mac saves CSV"}.get(codec, codec)
 
 
 def _non_ascii_sample(path: Path) -> bytes:
-    """The file's lines holding a non-ASCII byte, up to a limit: what the guess needs."""
+    """The file's lines holding a non-ASCII byte, up to a limit: what the guess needs.
+    Lines end at CR too: Excel for Mac ends them with CR alone."""
     sample = bytearray()
     with open_regular_file(path) as handle:
         for raw in handle:
-            if not raw.isascii():
-                sample += raw
-                if len(sample) >= _SAMPLE_LIMIT:
-                    break
+            for part in raw.split(b"\r"):
+                if not part.isascii():
+                    sample += part + b"\n"
+            if len(sample) >= _SAMPLE_LIMIT:
+                break
     return bytes(sample)
 
 
-def likely_encoding(sample: bytes) -> str | None:
-    """A common encoding that reads ``sample``; cp1252 when it is among the candidates,
-    since most such files are Windows exports (and it is Latin-1's superset)."""
+def likely_encodings(sample: bytes) -> list[str]:
+    """The common encodings that read ``sample`` as plausible text, likeliest first
+    (``encoding_evidence``: by the words each makes of it); none for no sample."""
     if not sample:
-        return None
-    from charset_normalizer import from_bytes  # imported only on this error path
-
-    candidates = [match.encoding for match in from_bytes(sample)]
-    common = [name for name in candidates if name in _LIKELY]
-    if not common:
-        return None
-    if "cp1252" in common or _same_text(sample, common[0], "cp1252"):
-        return "cp1252"
-    return "latin-1" if common[0] == "latin_1" else common[0].replace("_", "-")
+        return []
+    return [codec for score, codec in ranked(sample) if score < PLAUSIBLE]
 
 
-def _same_text(sample: bytes, codec: str, other: str) -> bool:
-    """Whether both codecs read ``sample`` as the same text (then either name is right)."""
-    try:
-        return sample.decode(codec) == sample.decode(other)
-    except UnicodeDecodeError:
-        return False
+def likely_encoding(sample: bytes) -> str | None:
+    """The likeliest common encoding of ``sample``, or None."""
+    return next(iter(likely_encodings(sample)), None)
+
+
+def checked_guess(path: Path, guesses: list[str]) -> str | None:
+    """The first of ``guesses`` that decodes the whole file: advice that is followed
+    must work, so a guess is never offered on its sample alone."""
+    for codec in guesses:
+        try:
+            _check_decodes(path, TextEncoding(codec), True)
+        except EncodingProblem:
+            continue
+        return codec
+    return None

@@ -5,12 +5,16 @@ nothing happens) and checks the header when opened, then streams rows each time
 it is iterated, so a 100,000-row file is read twice (validate, then write
 results) without ever being held in memory.
 
-What spreadsheets really save is accepted: a BOM, UTF-16, Excel's ``sep=;``
-first line, header names in any case (``Name,Website``), trailing empty columns.
+What spreadsheets really save is accepted: a workbook (``batch_sheets``: .xlsx,
+.ods, .xls, one sheet), a BOM, UTF-16, an 8-bit code page, Excel's ``sep=;`` first
+line, header names in any case or by meaning (``Company``, ``Webseite``:
+``batch_columns``), title rows above the header, trailing empty columns.
 Every line after the header becomes one ``InputRow``, blank lines included, with
 the line it starts on and its own cells, so results can be matched back to the
 customer's file line for line. A row that cannot be a request (too many cells,
-a broken line) comes out with its ``problem`` set.
+a broken line) comes out with its ``problem`` set; a totals or notes row
+(``batch_skipped``) with ``skipped`` set; a line break inside a cell (Excel's
+Alt+Enter) is read as a space, with a ``note``.
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from __future__ import annotations
 import csv
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TextIO
@@ -27,11 +31,18 @@ from creditscope import json_limits
 from creditscope.client.validation import accepted_fields, required_fields
 from creditscope.file_reading import FileRefused
 from creditscope.spreadsheet_cells import original_cell
+from creditscope.support.batch_columns import ColumnChoiceProblem, column_params
 from creditscope.support.batch_encoding import EncodingProblem, TextEncoding, detect_encoding
+from creditscope.support.batch_sheets import Sheet, open_sheet, workbook_kind
+from creditscope.support.batch_skipped import skip_reason
+from creditscope.wording import counted
 
 _JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson", ".jsonlines"})
 _SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _EXCEL_SEP_LINE = re.compile(r'^"?sep=(.)"?\s*$', re.IGNORECASE)
+_TAB_SUFFIXES = frozenset({".tsv", ".tab"})  # tab-separated by name, whatever the header holds
+_HEADER_SEARCH = 10  # non-blank lines looked at for the header (title rows above it)
+_LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
 JSONL_ECHO_COLUMN = "input"  # a JSON Lines row is echoed whole, as the line it was
 
 
@@ -48,6 +59,8 @@ class InputRow:
     echo: tuple[str, ...] = ()  # the cells as read, one per ``BatchFile.echo_columns``
     problem: str | None = None  # set when the row cannot be a request at all
     blank: bool = False
+    skipped: str = ""  # why a totals or notes row is no request (never sent, never priced)
+    note: str = ""  # what was read differently from the cells (a line break as a space)
 
     @property
     def where(self) -> str:
@@ -56,19 +69,32 @@ class InputRow:
 
 
 class BatchFile:
-    """A CSV or JSON Lines file of requests for one operation, read as a stream."""
+    """A CSV, workbook or JSON Lines file of requests for one operation, read as a stream."""
 
     def __init__(self, path: Path, operation: str, *, ignore_extra: bool = False,
-                 encoding: str | None = None) -> None:
+                 encoding: str | None = None, sheet: str | None = None,
+                 columns: Mapping[str, str] | None = None) -> None:
         self.path = path
         self.operation = operation
         self.ignore_extra = ignore_extra
         self.accepted = accepted_fields(operation)
         self._by_folded = {name.casefold(): name for name in self.accepted}
+        self.chosen = dict(columns or {})  # parameter -> the header named for it
+        for param, header in self.chosen.items():
+            if param not in self.accepted:
+                raise BatchFileProblem(f"--{param}-column {header}: {operation} has no "
+                                       f"{param} parameter (accepted: {', '.join(self.accepted)})")
         self.format = "jsonl" if path.suffix.lower() in _JSONL_SUFFIXES else "csv"
         self.separator = ","
-        self.encoding = self._detect(encoding)
-        self.header_line = 0  # the line of the CSV header (after any sep= line)
+        self.sheet: Sheet | None = self._sheet(sheet)
+        self.ignored_encoding = encoding if self.sheet is not None else None
+        if self.sheet is not None:
+            self.format = "workbook"
+            self.encoding = TextEncoding("utf-8")  # a workbook names its own; never used
+        else:
+            self.encoding = self._detect(encoding)
+        self.header_line = 0  # the line of the header (after any sep= line or title rows)
+        self.title_rows = 0  # non-blank rows above the header (a title, a date)
         self.echo_columns: tuple[str, ...] = (JSONL_ECHO_COLUMN,)
         self.params_of_columns: tuple[str | None, ...] = ()  # None: an ignored column
         self._check()
@@ -84,22 +110,57 @@ class BatchFile:
                                                     strict=False) if name is None)
 
     @property
+    def from_excel(self) -> bool:
+        """A workbook, or text as Excel saves it (a BOM, UTF-16, cp1252, Mac Roman)."""
+        return self.sheet is not None or self.encoding.from_excel
+
+    @property
     def description(self) -> str:
         """``CSV (semicolon-separated, UTF-8), columns name, website`` or ``JSON Lines``."""
         if self.format == "jsonl":
             return f"JSON Lines ({self.encoding.label})"
-        text = (f"CSV ({_SEPARATORS[self.separator]}-separated, {self.encoding.label}), "
-                f"columns {', '.join(self.echo_columns)}")
+        where = (self.sheet.description if self.sheet is not None else
+                 f"CSV ({_SEPARATORS[self.separator]}-separated, {self.encoding.label})")
+        named = [column if param.casefold() == column.casefold() else f"{column} (as {param})"
+                 for column, param in zip(self.echo_columns, self.params_of_columns,
+                                          strict=False) if param is not None]
+        text = f"{where}, columns {', '.join(named)}"
+        if self.title_rows:
+            text += (f"; header on line {self.header_line}, below "
+                     f"{counted(self.title_rows, 'title row')}")
         if self.ignored_columns:
             text += f"; ignoring {', '.join(self.ignored_columns)} (echoed in --out)"
+        if self.ignored_encoding:
+            text += f"; --encoding {self.ignored_encoding} ignored (a workbook names its own)"
         return text
 
     def __iter__(self) -> Iterator[InputRow]:
+        if self.sheet is not None:
+            yield from self._table_rows(self.sheet.rows())
+            return
         with self._open() as handle:
             yield from (self._jsonl_rows(handle) if self.format == "jsonl"
-                        else self._csv_rows(handle))
+                        else self._table_rows(self._csv_cells(handle)))
 
     # --- the encoding and the header ---------------------------------------------------
+
+    def _sheet(self, wanted: str | None) -> Sheet | None:
+        try:
+            kind = workbook_kind(self.path)
+            if kind is None:
+                if wanted is not None:
+                    raise BatchFileProblem(f"--sheet {wanted}: {self.path} is a text file, not "
+                                           "a workbook (.xlsx, .ods)")
+                return None
+            return open_sheet(self.path, kind, wanted)
+        except FileRefused as exc:
+            raise BatchFileProblem(str(exc)) from None
+        except FileNotFoundError:
+            raise BatchFileProblem(f"{self.path}: no such file") from None
+        except IsADirectoryError:
+            raise BatchFileProblem(f"{self.path} is a directory, not a file") from None
+        except OSError as exc:
+            raise BatchFileProblem(f"{self.path}: {exc.strerror or exc}") from None
 
     def _detect(self, forced: str | None) -> TextEncoding:
         try:
@@ -112,35 +173,34 @@ class BatchFile:
         except LookupError:
             raise BatchFileProblem(f"--encoding {forced}: not a text encoding Python knows "
                                    "(try utf-8, utf-16, cp1252 or latin-1)") from None
-        except FileNotFoundError:
-            raise BatchFileProblem(f"{self.path}: no such file") from None
-        except IsADirectoryError:
-            raise BatchFileProblem(f"{self.path} is a directory, not a file") from None
         except OSError as exc:
             raise BatchFileProblem(f"{self.path}: {exc.strerror or exc}") from None
 
     def _open(self) -> TextIO:
         return self.encoding.open(self.path)
 
-    def _first_lines(self) -> tuple[int, str, int, str]:
-        """``(line, text)`` of the first two non-blank lines (0 and "" when missing)."""
+    def _first_rows(self) -> list[tuple[int, str]]:
+        """``(line, text)`` of the first non-blank lines, as many as the header search needs."""
         found: list[tuple[int, str]] = []
         with self._open() as handle:
             for number, line in enumerate(handle, start=1):
                 if line.strip():
                     found.append((number, line))
-                    if len(found) == 2:
+                    if len(found) > _HEADER_SEARCH:
                         break
-        found += [(0, "")] * (2 - len(found))
-        return found[0][0], found[0][1], found[1][0], found[1][1]
+        return found
 
     def _check(self) -> None:
-        line, first, next_line, second = self._first_lines()
         hint = f"columns such as {', '.join(self.accepted)}" if self.accepted else "no columns"
-        if not first:
+        if self.sheet is not None:
+            self._check_sheet(self.sheet, hint)
+            return
+        lines = self._first_rows()
+        if not lines:
             raise BatchFileProblem(
                 f"{self.path} is empty: expected a header row ({hint}), then one row per request"
             )
+        first = lines[0][1]
         if first.lstrip().startswith("["):
             raise BatchFileProblem(
                 f"{self.path} holds a JSON array; write one JSON object per line "
@@ -151,54 +211,106 @@ class BatchFile:
         if self.format == "jsonl":
             return
         excel_sep = _EXCEL_SEP_LINE.match(first.strip())
+        fixed = "\t" if self.path.suffix.lower() in _TAB_SUFFIXES else None
         if excel_sep:  # Excel's "sep=;" names the separator; the header is the next line
-            self.separator = excel_sep.group(1)
-            line, first = next_line, second
-            if not first:
+            fixed = excel_sep.group(1)
+            lines = lines[1:]
+            if not lines:
                 raise BatchFileProblem(f"{self.path} has a sep= line but no header ({hint})")
-        else:
-            self.separator = max(_SEPARATORS, key=first.count) if any(
-                sep in first for sep in _SEPARATORS) else ","
-        if self.separator not in _SEPARATORS:
-            raise BatchFileProblem(f"{self.path}: separator {self.separator!r} is not one of "
+        if fixed is not None and fixed not in _SEPARATORS:
+            raise BatchFileProblem(f"{self.path}: separator {fixed!r} is not one of "
                                    "comma, semicolon, tab or pipe")
-        self.header_line = line
-        self._check_header(next(csv.reader([first], delimiter=self.separator)))
+        rows: list[tuple[int, list[str], str]] = []
+        for line, text in lines:
+            separator = fixed or _sniffed_separator(text)
+            rows.append((line, next(csv.reader([text], delimiter=separator)), separator))
+        header = self._choose_header([(line, cells) for line, cells, _ in rows])
+        self.separator = next(separator for line, _, separator in rows if line == header)
+
+    def _check_sheet(self, sheet: Sheet, hint: str) -> None:
+        head: list[tuple[int, list[str]]] = []
+        try:
+            for line, cells in sheet.rows():
+                if any(cells):
+                    head.append((line, cells))
+                    if len(head) > _HEADER_SEARCH:
+                        break
+        except FileRefused as exc:
+            raise BatchFileProblem(str(exc)) from None
+        if not head:
+            raise BatchFileProblem(f"{self.path}: sheet {sheet.name!r} is empty: expected a "
+                                   f"header row ({hint}), then one row per request")
+        try:
+            self._choose_header(head)
+        except BatchFileProblem as exc:
+            others = [name for name in sheet.names if name != sheet.name]
+            if not others:
+                raise
+            raise BatchFileProblem(f"{exc}. The list may be on another sheet: --sheet "
+                                   f"{' or '.join(repr(name) for name in others)}") from None
+
+    def _choose_header(self, rows: list[tuple[int, list[str]]]) -> int:
+        """The header: among the first rows, the one whose cells name the most parameters
+        (the first on a tie; title rows above it are left out); returns its line."""
+        def named(cells: list[str]) -> int:
+            try:
+                return sum(param is not None for param in column_params(
+                    [cell.strip() for cell in cells], self.accepted, {}))
+            except ColumnChoiceProblem:
+                return 1  # two columns for one parameter: a header all the same
+        scores = [named(cells) + sum(cell.strip().casefold() in
+                                     {header.casefold() for header in self.chosen.values()}
+                                     for cell in cells) for _, cells in rows]
+        best = scores.index(max(scores))
+        self.header_line, self.title_rows = rows[best][0], best
+        self._check_header(rows[best][1])
+        return self.header_line
+
+    @property
+    def where(self) -> str:
+        """The file, and the sheet read from a workbook: what a message about it names."""
+        return f"{self.path}" if self.sheet is None else f"{self.path}, sheet {self.sheet.name!r}"
 
     def _check_header(self, header: list[str]) -> None:
         columns = [original_cell(name).strip() for name in header]
         while columns and not columns[-1]:
             columns.pop()  # trailing empty columns, as spreadsheets add them
         if "" in columns:
-            raise BatchFileProblem(f"{self.path}: the header has an empty column name "
+            raise BatchFileProblem(f"{self.where}: the header has an empty column name "
                                    f"(column {columns.index('') + 1})")
         folded = [name.casefold() for name in columns]
         doubled = sorted({name for name in columns if folded.count(name.casefold()) > 1})
         if doubled:
-            raise BatchFileProblem(f"{self.path}: column {doubled[0]!r} appears twice")
-        params = tuple(self._by_folded.get(name) for name in folded)
+            raise BatchFileProblem(f"{self.where}: column {doubled[0]!r} appears twice")
+        try:
+            params = column_params(columns, self.accepted, self.chosen)
+        except ColumnChoiceProblem as exc:
+            raise BatchFileProblem(f"{self.where}: {exc}") from None
         extra = tuple(column for column, name in zip(columns, params, strict=True)
                       if name is None)
         if extra and not self.ignore_extra:
             raise BatchFileProblem(
-                f"{self.path}: column{'s' if len(extra) > 1 else ''} {', '.join(extra)} "
+                f"{self.where}: column{'s' if len(extra) > 1 else ''} {', '.join(extra)} "
                 f"{'are' if len(extra) > 1 else 'is'} not a parameter of {self.operation} "
                 f"(accepted: {', '.join(self.accepted) or 'none'}). Rename or remove "
-                f"{'them' if len(extra) > 1 else 'it'}, or pass --ignore-extra-columns "
-                "(they are then echoed in --out)."
+                f"{'them' if len(extra) > 1 else 'it'}, name the column with --name-column or "
+                "--website-column, or pass --ignore-extra-columns (they are then echoed in "
+                "--out)."
             )
         missing = [name for name in required_fields(self.operation) if name not in params]
         if missing:
             raise BatchFileProblem(
-                f"{self.path}: the required column {missing[0]!r} is missing "
-                f"(the header has {', '.join(columns)}; accepted: {', '.join(self.accepted)})"
+                f"{self.where}: the required column {missing[0]!r} is missing "
+                f"(the header has {', '.join(columns)}; accepted: {', '.join(self.accepted)}; "
+                f"or name it with --{missing[0]}-column)"
             )
         self.echo_columns = tuple(columns)
         self.params_of_columns = params
 
     # --- rows ----------------------------------------------------------------------
 
-    def _csv_rows(self, handle: TextIO) -> Iterator[InputRow]:
+    def _csv_cells(self, handle: TextIO) -> Iterator[tuple[int, list[str] | str]]:
+        """``(line, cells)`` of every CSV record, or ``(line, why)`` for a broken one."""
         reader = csv.reader(handle, delimiter=self.separator)
         while True:
             start = reader.line_num + 1  # a quoted cell may run over several lines
@@ -207,27 +319,43 @@ class BatchFile:
             except StopIteration:
                 return
             except csv.Error as exc:
-                if start > self.header_line:
-                    yield InputRow(start, {}, problem=f"unreadable line ({exc})")
+                yield start, f"unreadable line ({exc})"
                 continue
-            if start <= self.header_line:
-                continue  # blank lines, sep= and the header itself
-            if not any(cell.strip() for cell in cells):
-                yield InputRow(start, {}, tuple("" for _ in self.echo_columns), blank=True)
-                continue
-            yield self._csv_row(start, cells)
+            yield start, [original_cell(cell) for cell in cells]  # a file `batch --out` wrote
 
-    def _csv_row(self, line: int, cells: list[str]) -> InputRow:
-        cells = [original_cell(cell) for cell in cells]  # a file `batch --out` wrote
+    def _table_rows(self, records: Iterator[tuple[int, list[str] | str]]
+                    ) -> Iterator[InputRow]:
+        for line, cells in records:
+            if line <= self.header_line:
+                continue  # blank lines, sep=, title rows and the header itself
+            if isinstance(cells, str):
+                yield InputRow(line, {}, problem=cells)
+            elif not any(cell.strip() for cell in cells):
+                yield InputRow(line, {}, tuple("" for _ in self.echo_columns), blank=True)
+            else:
+                yield self._row(line, cells)
+
+    def _row(self, line: int, cells: list[str]) -> InputRow:
         width = len(self.echo_columns)
         echo = tuple(cells[:width]) + ("",) * (width - len(cells))
+        skipped = skip_reason(cells, self.params_of_columns)
+        if skipped:
+            return InputRow(line, {}, echo, skipped=skipped)
         if any(cell.strip() for cell in cells[width:]):
+            beyond = ("a value right of the header's last column" if self.sheet is not None
+                      else "a separator inside a value needs quotes")
             return InputRow(line, {}, echo, (
-                f"{len(cells)} cells but the header has {width} columns "
-                "(a separator inside a value needs quotes)"))
-        params = {name: cell for name, cell in zip(self.params_of_columns, cells, strict=False)
-                  if name is not None and cell.strip()}
-        return InputRow(line, params, echo)
+                f"{len(cells)} cells but the header has {width} columns ({beyond})"))
+        params: dict[str, Any] = {}
+        notes = []
+        for name, cell in zip(self.params_of_columns, cells, strict=False):
+            if name is None or not cell.strip():
+                continue
+            if "\n" in cell or "\r" in cell:  # Excel's Alt+Enter inside a cell
+                cell = _LINE_BREAKS.sub(" ", cell.strip())
+                notes.append(f"the line break in {name} was read as a space")
+            params[name] = cell
+        return InputRow(line, params, echo, note="; ".join(notes))
 
     def _jsonl_rows(self, handle: TextIO) -> Iterator[InputRow]:
         for line, text in enumerate(handle, start=1):
@@ -252,3 +380,8 @@ class BatchFile:
             named = {key: item for key, item in named.items() if key in self.accepted}
         params = {key: item for key, item in named.items() if item is not None and item != ""}
         return InputRow(line, params, echo)
+
+
+def _sniffed_separator(line: str) -> str:
+    """The separator a header line uses most (a comma when it holds none)."""
+    return max(_SEPARATORS, key=line.count) if any(sep in line for sep in _SEPARATORS) else ","

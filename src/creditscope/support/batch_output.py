@@ -1,14 +1,16 @@
 """A batch's results: one row per input line, in input order, CSV or JSON Lines.
 
 Each output row has the input's line number, status (``ok``, ``error``,
-``invalid``, ``blank``, ``not run``; ``valid`` in a dry run), credits, cache
-state and error; then the input's own columns as they were (a customer's ID
+``invalid``, ``blank``, ``skipped``, ``not run``; ``valid`` in a dry run), credits,
+cache state, error and a note (why a row was skipped, a line break read as a
+space); then the input's own columns as they were (a customer's ID
 column included), then the key fields of the answer for its operation
 (``Operation.key_fields``; for a company lookup: the best match, its confidence,
 name similarity and website match). Rows are never renumbered nor dropped, so a
 spreadsheet can be matched back line for line. The input file is read again as
 a stream and each row's outcome looked up in the plan's ``RequestIndex``, so
-output is written row by row whatever the file's size.
+output is written row by row whatever the file's size: CSV, JSON Lines or an
+.xlsx workbook (``batch_xlsx``).
 """
 
 from __future__ import annotations
@@ -25,13 +27,16 @@ from creditscope.spreadsheet_cells import TableWriter
 from creditscope.support.batch_index import UniqueRequest
 from creditscope.support.batch_input import BatchFile, InputRow
 from creditscope.support.batch_plan import BatchPlan, request_key, row_request
+from creditscope.support.batch_xlsx import write_workbook
 
 if TYPE_CHECKING:
     from creditscope.client.client import DataClient
 
 # ``possibly_charged``: credits a request whose answer was lost may have cost (not in
 # ``credits``); the account's next balance settles it (``creditscope credits``).
-STATUS_COLUMNS = ("line", "status", "credits", "possibly_charged", "cache", "error")
+STATUS_COLUMNS = ("line", "status", "credits", "possibly_charged", "cache", "error", "note")
+# What ``--out`` writes, by the name's suffix (anything else: CSV).
+OUTPUT_FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".xlsx": "xlsx"}
 
 
 @dataclass(frozen=True)
@@ -69,10 +74,10 @@ def result_rows(
     find = functools.lru_cache(maxsize=4096)(plan.index.find)
     for row in source:
         out: dict[str, Any] = {"line": row.line, "credits": 0, "possibly_charged": 0,
-                               "cache": "", "error": ""}
+                               "cache": "", "error": "", "note": row.note}
         out.update(zip(columns.echo, row.echo, strict=False))
-        if row.blank:
-            out["status"] = "blank"
+        if row.blank or row.skipped:  # never sent, never priced
+            out.update(status="skipped" if row.skipped else "blank", note=row.skipped)
             yield out
             continue
         clean, problem = row_request(client, plan.operation, row,
@@ -111,13 +116,17 @@ def _with_outcome(out: dict[str, Any], request: UniqueRequest, first: bool, not_
 
 
 def output_format(path: Path) -> str:
-    """``jsonl`` for .jsonl/.ndjson names, else ``csv``."""
-    return "jsonl" if path.suffix.lower() in (".jsonl", ".ndjson") else "csv"
+    """``jsonl`` for .jsonl/.ndjson names, ``xlsx`` for .xlsx, else ``csv``."""
+    return OUTPUT_FORMATS.get(path.suffix.lower(), "csv")
 
 
 def write_rows(handle: TextIO, fmt: str, columns: tuple[str, ...],
                rows: Iterable[dict[str, Any]]) -> int:
-    """Write ``rows`` to ``handle`` as CSV (with a header) or JSON Lines; returns the count."""
+    """Write ``rows`` to ``handle`` as CSV (with a header), JSON Lines or an .xlsx (into
+    the text handle's bytes); returns the count."""
+    if fmt == "xlsx":
+        handle.flush()
+        return write_workbook(handle.buffer, columns, rows)  # a workbook is bytes
     count = 0
     if fmt == "jsonl":
         for row in rows:

@@ -43,6 +43,7 @@ class BatchPlan:
     index: RequestIndex
     rows: int = 0  # every line after the header, blank ones included
     blank: int = 0
+    skipped: int = 0  # totals and notes rows: never sent, never priced
     invalid: int = 0
     invalid_shown: list[tuple[InputRow, str]] = field(default_factory=list)
     allow_unknown_place: bool = False  # send rows for places the gazetteer does not know
@@ -52,7 +53,7 @@ class BatchPlan:
 
     @property
     def valid(self) -> int:
-        return self.rows - self.blank - self.invalid
+        return self.rows - self.blank - self.skipped - self.invalid
 
     @property
     def duplicates(self) -> int:
@@ -94,6 +95,9 @@ def plan_batch(
             plan.rows += 1
             if row.blank:
                 plan.blank += 1
+                continue
+            if row.skipped:
+                plan.skipped += 1
                 continue
             clean, problem = row_request(client, operation, row,
                                          allow_unknown_place=allow_unknown_place)

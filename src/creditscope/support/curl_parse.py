@@ -56,6 +56,34 @@ class CurlCommand:
     tool: str = "curl"  # the command it came from: "curl" or "HTTPie"
 
 
+@dataclass
+class ReadHeaders:
+    """A pasted request's headers as read: those kept, and whether a credential (a key
+    header) or a cookie was there. Neither's value is kept."""
+
+    kept: list[tuple[str, str]] = field(default_factory=list)
+    credentials: bool = False
+    cookies: bool = False
+
+    def read(self, name: str, value: str) -> None:
+        """Keep ``name: value``, or note the credential or cookie it is and drop it."""
+        lowered = name.strip().lower()
+        if lowered in _SECRET_HEADERS:
+            self.credentials = True
+        elif lowered == "cookie":
+            self.cookies = True
+        elif lowered:
+            self.kept.append((name.strip(), value.strip()))
+
+    def command(self, url: str, method: str | None, data: list[DataPart], tool: str,
+                *, get: bool = False) -> CurlCommand:
+        """The request these headers go with, as curl's parts."""
+        command = CurlCommand(url, method, get, self.kept, data, self.credentials)
+        command.cookies_dropped = self.cookies
+        command.tool = tool
+        return command
+
+
 # Options without a value that change nothing for the service (output, TLS, redirects).
 _FLAGS = frozenset({
     "-s", "--silent", "-S", "--show-error", "-v", "--verbose", "-i", "--include",

@@ -13,11 +13,10 @@ import re
 from typing import Any
 
 from creditscope import json_limits
-from creditscope.support.curl_parse import CurlCommand, DataPart, ImportProblem
+from creditscope.support.curl_parse import CurlCommand, DataPart, ImportProblem, ReadHeaders
 
 _FETCH = re.compile(r"^\s*(?:await\s+)?fetch\(\s*(?P<url>\"(?:[^\"\\]|\\.)*\")\s*"
                     r"(?:,\s*(?P<options>\{.*\}))?\s*\)\s*;?\s*$", re.DOTALL)
-_SECRET_HEADERS = frozenset({"x-api-key", "authorization", "proxy-authorization"})
 
 
 def parse_fetch(text: str) -> CurlCommand | None:
@@ -34,20 +33,10 @@ def parse_fetch(text: str) -> CurlCommand | None:
         return None
     if not isinstance(url, str) or not isinstance(options, dict):
         return None
-    headers: list[tuple[str, str]] = []
-    dropped = cookies = False
+    headers = ReadHeaders()
     for name, value in (options.get("headers") or {}).items():
-        lowered = str(name).lower()
-        if lowered in _SECRET_HEADERS:
-            dropped = True
-        elif lowered == "cookie":
-            cookies = True
-        else:
-            headers.append((str(name), str(value)))
+        headers.read(str(name), str(value))
     body = options.get("body")
     data = [DataPart("data", body)] if isinstance(body, str) else []
     method = str(options.get("method") or ("POST" if data else "GET")).upper()
-    command = CurlCommand(url, method, False, headers, data, dropped)
-    command.cookies_dropped = cookies
-    command.tool = "fetch"
-    return command
+    return headers.command(url, method, data, "fetch")

@@ -3,9 +3,12 @@ requests were to this service, and which operation each one is. Nothing is sent.
 
 Each entry for the configured service's host is mapped to an operation with the
 curl import's own rules (``request_import.import_request``, given the entry's
-method, URL and body as a command), so a HAR and a pasted command read alike.
-Entries for other hosts are counted by host and skipped, and so are a browser's
-CORS preflights (``OPTIONS``); an entry that cannot be
+method, URL and body as a command), so a HAR and a pasted command read alike. On
+the built-in sandbox that includes the pasted command's rule for another host
+(``request_target``): a host the HAR calls one of the service's paths on (the
+customer's live service) is replayed on the sandbox, each request with a note
+naming it. Entries for other hosts are counted by host and skipped, and so are a
+browser's CORS preflights (``OPTIONS``); an entry that cannot be
 read, or that names no operation, is listed with the reason. Request headers
 (where a key would be) are never kept; a credential among them adds the usual
 note. Response bodies are dropped as they are parsed, so a base64 image or a large
@@ -40,6 +43,7 @@ from creditscope.support.request_import import (
     ImportProblem,
     import_request,
 )
+from creditscope.support.request_target import target_of
 
 if TYPE_CHECKING:
     from creditscope.client.client import DataClient
@@ -149,6 +153,7 @@ def parse_har(raw: bytes | str, base_url: str) -> HarReading:
         raise ImportProblem(f"This HAR file has {len(entries):,} entries; at most"
                             f" {MAX_HAR_ENTRIES:,} are read.{_TOO_BIG_ADVICE}")
     reading = HarReading()
+    readable: list[tuple[int, dict[str, Any], dict[str, Any], str, str]] = []
     for number, entry in enumerate(entries, start=1):
         request = entry.get("request") if isinstance(entry, dict) else None
         if not isinstance(request, dict):
@@ -158,15 +163,36 @@ def parse_har(raw: bytes | str, base_url: str) -> HarReading:
         if not (isinstance(method, str) and isinstance(url, str) and url):
             reading.unreadable += 1
             continue
+        readable.append((number, entry, request, method.upper(), url))
+    replayed = _replayed_hosts([url for *_, url in readable], base_url)
+    for number, entry, request, method, url in readable:
         host = host_of(url)
-        if not same_service(url, base_url):
+        if not same_service(url, base_url) and host not in replayed:
             reading.other_hosts[host or "(no host)"] += 1
             continue
-        if method.upper() == "OPTIONS":
+        if method == "OPTIONS":
             reading.preflights += 1
             continue
-        reading.requests.append(_request(number, entry, request, method.upper(), url, base_url))
+        reading.requests.append(_request(number, entry, request, method, url, base_url))
     return reading
+
+
+def _replayed_hosts(urls: list[str], base_url: str) -> set[str]:
+    """The other hosts whose requests are read as the service's: on the built-in sandbox,
+    each host a URL names one of the service's operations on, by the rule a pasted
+    command follows (``target_of``: replayed there, with a note); none on a live
+    service, where that rule refuses another host."""
+    hosts: set[str] = set()
+    for url in urls:
+        host = host_of(url)
+        if not host or host in hosts or same_service(url, base_url):
+            continue
+        try:
+            target_of(url, base_url)
+        except ImportProblem:
+            continue
+        hosts.add(host)
+    return hosts
 
 
 def host_of(url: str) -> str:

@@ -20,6 +20,7 @@ from creditscope.support.curl_parse import (
     CurlCommand,
     DataPart,
     ImportProblem,
+    ReadHeaders,
     command_text,
     split_command,
 )
@@ -41,7 +42,6 @@ _WITH_VALUE = frozenset({
     "--response-mime", "--ssl", "--ciphers", "-A", "--auth-type", "--default-scheme",
 })
 _CREDENTIALS = frozenset({"-a", "--auth"})
-_SECRET_HEADERS = frozenset({"x-api-key", "authorization", "proxy-authorization"})
 
 
 def looks_like_httpie(text: str) -> bool:
@@ -96,10 +96,9 @@ def _url(word: str, scheme: str) -> str:
 
 def _items(items: list[str], url: str, method: str | None, form: bool) -> CurlCommand:
     """Headers, query parameters and body fields, in HTTPie's meaning of each separator."""
-    headers: list[tuple[str, str]] = []
+    headers = ReadHeaders()
     query: list[tuple[str, str]] = []
     fields: dict[str, Any] = {}
-    dropped = cookies = False
     for item in items:
         name, separator, value = _split_item(item)
         if separator in ("@", "=@", ":=@"):
@@ -108,13 +107,7 @@ def _items(items: list[str], url: str, method: str | None, form: bool) -> CurlCo
                 "A pasted command cannot read files here: paste the file's contents instead."
             )
         if separator == ":":
-            lowered = name.lower()
-            if lowered in _SECRET_HEADERS:
-                dropped = True
-            elif lowered == "cookie":
-                cookies = True
-            else:
-                headers.append((name, value))
+            headers.read(name, value)
         elif separator == "==":
             query.append((name, value))
         elif separator == ":=":
@@ -127,10 +120,7 @@ def _items(items: list[str], url: str, method: str | None, form: bool) -> CurlCo
     if fields:
         data = [DataPart("data", urlencode(fields)) if form
                 else DataPart("json", json.dumps(fields, ensure_ascii=False))]
-    command = CurlCommand(url, method, False, headers, data, dropped)
-    command.cookies_dropped = cookies
-    command.tool = "HTTPie"
-    return command
+    return headers.command(url, method, data, "HTTPie")
 
 
 def _split_item(item: str) -> tuple[str, str, str]:

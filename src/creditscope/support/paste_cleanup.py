@@ -25,12 +25,21 @@ _QUOTING_POSITION = re.compile(
 )
 # A long dash starting a word: an option (—data, –H) whose hyphens were "corrected".
 _OPTION_DASH = re.compile(rf"(?:^|(?<=\s))[{_DASHES}]+(?=[A-Za-z])")
-_PROMPT = re.compile(r"^\s*(?:\$|%|>|PS [^>\n]*>|[\w.-]+@[\w.-]+[:~][^$#\n]*[$#])[ \t]+")
+_PROMPT = re.compile(r"^\s*(?:(?:\$|%|>|PS [^>\n]*>|[\w.-]+@[\w.-]+[:~][^$#\n]*[$#])[ \t]+"
+                     # cmd's "C:\Users\me>", only before a command ("C:\curl.exe … > f")
+                     r"|[A-Za-z]:\\[^>\n]*>[ \t]*(?=(?:curl|wget|https?)(?:\.exe)?\s))")
+# What a console writes at the start of each line it continues, copied with the command:
+# PowerShell's ">> ", bash's "> " (zsh's "quote> ", "dquote> "), cmd.exe's "More? ".
+_CONTINUATION_PROMPT = re.compile(r"(\n)[ \t]*(?:>>|(?:d?quote)?>|More\?)(?:[ \t]|(?=\r?\n|$))",
+                                  re.MULTILINE)
 
 
 def strip_prompt(text: str) -> str:
-    """``text`` without a copied shell prompt (``$ ``, ``PS C:\\> ``, ``user@host:~$ ``)."""
-    return _PROMPT.sub("", text, count=1)
+    """``text`` without a console's prompts: the first line's (``$ ``, ``PS C:\\> ``,
+    ``C:\\Users\\me>``, ``user@host:~$ ``) and the continuation prompts before each line
+    the command goes on (``>> ``, ``> ``, ``More? ``), which a shell would read as a
+    redirect."""
+    return _CONTINUATION_PROMPT.sub(r"\1", _PROMPT.sub("", text, count=1))
 
 
 def drop_comment_lines(text: str) -> str:

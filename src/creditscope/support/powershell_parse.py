@@ -3,11 +3,12 @@
 Chrome and Edge's "Copy as PowerShell" writes ``Invoke-WebRequest -Uri "…"
 -Method "POST" -Headers @{ "name"="value" … } -ContentType "…" -Body "…"`` with
 backtick continuations and escapes, after lines that build a web session (a user
-agent, cookies). Windows PowerShell's ``curl`` is the same command
-(``curl -Uri …``). The session's lines are skipped (its cookies dropped unread),
-hashtables are read for the headers and for a ``-Body @{…}`` (form fields, or the
-query of a GET). A value that is a variable or an expression (``$body``,
-``(… | ConvertTo-Json)``) cannot be known here, so it is refused with what to paste.
+agent, cookies). Windows PowerShell's ``curl`` and ``wget`` are the same command
+(``curl -Uri …``). A console's ``>> `` continuation prompts are not read. The
+session's lines are skipped (its cookies dropped unread), hashtables are read for
+the headers and for a ``-Body @{…}`` (form fields, or the query of a GET). A value
+that is a variable or an expression (``$body``, ``(… | ConvertTo-Json)``) cannot be
+known here, so it is refused with what to paste.
 """
 
 from __future__ import annotations
@@ -15,13 +16,19 @@ from __future__ import annotations
 import re
 from urllib.parse import urlencode
 
-from creditscope.support.curl_parse import CurlCommand, DataPart, ImportProblem, rest_note
-from creditscope.support.paste_cleanup import SMART_PUNCTUATION, clean_punctuation
+from creditscope.support.curl_parse import (
+    CurlCommand,
+    DataPart,
+    ImportProblem,
+    ReadHeaders,
+    rest_note,
+)
+from creditscope.support.paste_cleanup import SMART_PUNCTUATION, clean_punctuation, strip_prompt
 from creditscope.support.shell_words import UnclosedQuote, split_words
 
 # Windows PowerShell's `curl` is Invoke-WebRequest: its parameters tell it from curl's.
 _COMMAND = re.compile(r"(?:^|[\s;(])(?:(?:Invoke-WebRequest|Invoke-RestMethod|iwr|irm)(?=\s)"
-                      r"|curl(?=\s+-(?:Uri|UseBasicParsing|Method|Headers|Body)\b))",
+                      r"|(?:curl|wget)(?=\s+-(?:Uri|UseBasicParsing|Method|Headers|Body)\b))",
                       re.IGNORECASE)
 _HASHTABLE = re.compile(r"@\{(?P<body>[^{}]*)\}", re.DOTALL)
 _ENTRY = re.compile(
@@ -40,7 +47,6 @@ _FLAGS = frozenset({
     "-usedefaultcredentials", "-resume", "-nobody",
 })
 _CREDENTIALS = frozenset({"-credential", "-token", "-proxycredential"})
-_SECRET_HEADERS = frozenset({"x-api-key", "authorization", "proxy-authorization"})
 
 
 def looks_like_invoke_webrequest(text: str) -> bool:
@@ -50,7 +56,7 @@ def looks_like_invoke_webrequest(text: str) -> bool:
 
 def parse_invoke_webrequest(text: str) -> CurlCommand:
     """The request a pasted ``Invoke-WebRequest`` would send, as a ``CurlCommand``."""
-    plain, changed = clean_punctuation(text)
+    plain, changed = clean_punctuation(strip_prompt(text))  # a console's ">> " too
     found = _COMMAND.search(plain)
     if found is None:
         raise ImportProblem("This is not an Invoke-WebRequest command.")
@@ -76,9 +82,8 @@ def parse_invoke_webrequest(text: str) -> CurlCommand:
 def _read(words: list[str], tables: list[str], cookies: bool) -> CurlCommand:
     url: str | None = None
     method: str | None = None
-    headers: list[tuple[str, str]] = []
+    headers = ReadHeaders(cookies=cookies)  # the session's cookies count as dropped
     body: str | dict[str, str] | None = None
-    dropped = False
     index = 0
     while index < len(words):
         option = words[index].lower()
@@ -97,7 +102,7 @@ def _read(words: list[str], tables: list[str], cookies: bool) -> CurlCommand:
                                 "understood here. Remove it, or paste the URL or the JSON body.")
         index += 1
         if option in _CREDENTIALS or option in _WITH_VALUE:
-            dropped = dropped or option in _CREDENTIALS
+            headers.credentials = headers.credentials or option in _CREDENTIALS
             continue
         _refuse_an_expression(words[index - 2], value)
         if option == "-uri":
@@ -106,21 +111,16 @@ def _read(words: list[str], tables: list[str], cookies: bool) -> CurlCommand:
             method = value.upper()
         elif option == "-headers":
             for name, header in _table(value, tables).items():
-                if name.lower() in _SECRET_HEADERS:
-                    dropped = True
-                elif name.lower() == "cookie":
-                    cookies = True
-                else:
-                    headers.append((name, header))
+                headers.read(name, header)
         else:
             body = _table(value, tables) if value.startswith("@{") else value
     if not url:
         raise ImportProblem("The command has no -Uri: paste the whole command, URL included.")
-    return _command(url, method, headers, body, dropped=dropped, cookies=cookies)
+    return _command(url, method, headers, body)
 
 
-def _command(url: str, method: str | None, headers: list[tuple[str, str]],
-             body: str | dict[str, str] | None, *, dropped: bool, cookies: bool) -> CurlCommand:
+def _command(url: str, method: str | None, headers: ReadHeaders,
+             body: str | dict[str, str] | None) -> CurlCommand:
     """The parts as curl's: a hashtable body is form fields, or the query of a GET."""
     data: list[DataPart] = []
     get = False
@@ -129,11 +129,8 @@ def _command(url: str, method: str | None, headers: list[tuple[str, str]],
         data = [DataPart("data", urlencode(body))]
     elif body is not None:
         data = [DataPart("data", body)]
-    command = CurlCommand(url, method or ("POST" if data and not get else "GET"), get,
-                          headers, data, dropped)
-    command.cookies_dropped = cookies
-    command.tool = "PowerShell"
-    return command
+    return headers.command(url, method or ("POST" if data and not get else "GET"), data,
+                           "PowerShell", get=get)
 
 
 def _refuse_an_expression(option: str, value: str) -> None:

@@ -1,5 +1,6 @@
-"""Recognising a pasted request: a curl, HTTPie or PowerShell command, a browser's
-``fetch(…)``, a full URL, a JSON body, or our own lookup report.
+"""Recognising a pasted request: a curl, wget, HTTPie or PowerShell command, a browser's
+``fetch(…)``, a raw HTTP request (from a log, a proxy or DevTools), a full URL, a JSON
+body, or our own lookup report.
 
 ``import_request(text, base_url)`` says which operation of ``operations.py`` the
 request is, with its parameters as given and the notes a user should read (the
@@ -30,8 +31,10 @@ from creditscope.support.powershell_parse import (
     looks_like_invoke_webrequest,
     parse_invoke_webrequest,
 )
+from creditscope.support.raw_http_parse import looks_like_raw_http, parse_raw_http
 from creditscope.support.report_import import looks_like_report, report_request
 from creditscope.support.request_target import absolute, target_of
+from creditscope.support.wget_parse import looks_like_wget, parse_wget
 
 __all__ = ["ImportProblem", "ImportedRequest", "import_request"]
 
@@ -48,7 +51,7 @@ class ImportedRequest:
 
     operation: str
     params: dict[str, Any]
-    source: str  # what was pasted: "curl", "HTTPie", "URL", "JSON body" or "lookup report"
+    source: str  # what was pasted: "curl", "wget", "HTTPie", "URL", "JSON body"...
     notes: tuple[str, ...] = ()
     problem: InvalidRequest | None = field(default=None, compare=False)
 
@@ -75,6 +78,10 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
         return _from_curl(parse_curl(stripped), base_url)
     if looks_like_httpie(stripped):
         return _from_curl(parse_httpie(stripped), base_url)
+    if looks_like_wget(stripped):
+        return _from_curl(parse_wget(stripped), base_url)
+    if looks_like_raw_http(stripped):
+        return _from_curl(parse_raw_http(stripped), base_url)
     if stripped.startswith(("{", "[")):
         return _from_json_body(stripped)
     if looks_like_report(stripped):
@@ -82,8 +89,9 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
     if "\n" not in stripped and " " not in stripped:
         return _from_url(stripped, base_url, method=None, extra={}, notes=[], source="URL")
     raise ImportProblem(
-        "This is not a command (curl, HTTPie, PowerShell), a URL or a JSON body. Paste one "
-        "of those (e.g. from the customer's ticket)."
+        "This is not a command (curl, wget, HTTPie, PowerShell), a raw HTTP request "
+        "(GET /path HTTP/1.1 and its headers), a URL or a JSON body. Paste one of those "
+        "(e.g. from the customer's ticket)."
     )
 
 
@@ -104,11 +112,11 @@ def _from_curl(command: CurlCommand, base_url: str) -> ImportedRequest:
     method = command.method or ("POST" if command.data else "GET")
     op = target_of(command.url, base_url).operation
     if command.data and not op.is_post:
-        how = ("use name==value for query parameters" if command.tool == "HTTPie" else
-               "add -G so curl sends -d values in the query string")
+        how = {"HTTPie": "use name==value for query parameters, or ",
+               "curl": "add -G so curl sends -d values in the query string, or "}
         raise ImportProblem(
-            f"{op.path} is a GET request, but the command sends a body: {how}, or put "
-            "them in the URL."
+            f"{op.path} is a GET request, but the command sends a body: "
+            f"{how.get(command.tool, '')}put them in the URL."
         )
     body = _body(command, notes) if command.data else {}
     return _from_url(command.url, base_url, method=method, extra=body, notes=notes,

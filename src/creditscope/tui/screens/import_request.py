@@ -46,9 +46,9 @@ FORM_AREAS: dict[str, str] = {
     "ticketing/discovery": "events",
 }
 HELP_TEXT = (
-    "Paste a curl or HTTPie command (bash, cmd, PowerShell), a URL, a JSON body, a "
-    "lookup report (Ctrl+V or your terminal's paste), or the path of a customer's HAR "
-    "file. Nothing is sent until you press a priced button."
+    "Paste a curl, wget or HTTPie command (bash, cmd, PowerShell), a raw HTTP request, a "
+    "URL, a JSON body, a lookup report (Ctrl+V or your terminal's paste), or the path of "
+    "a customer's HAR file. Nothing is sent until you press a priced button."
 )
 
 

@@ -65,10 +65,12 @@ def clean_text(text: str) -> str:
 
 
 def _starts_like_curl(text: str) -> bool:
-    # Imported here: the curl reader is not in the first frame.
+    """A one-line curl or wget command (several lines open Import request anyway)."""
+    # Imported here: the command readers are not in the first frame.
     from creditscope.support.curl_parse import looks_like_curl
+    from creditscope.support.wget_parse import looks_like_wget
 
-    return looks_like_curl(text)
+    return looks_like_curl(text) or looks_like_wget(text)
 
 
 class TextInput(Input):
@@ -134,7 +136,7 @@ class TextInput(Input):
         await super()._on_key(event)
 
     def _on_paste(self, event: events.Paste) -> None:
-        """A whole request pasted into one box (a curl command, or text of several lines,
+        """A whole request pasted into one box (a curl or wget command, or text of several lines,
         of which Textual would keep the first and drop the rest) is not this field's
         value: Import request opens with all of it, and the box keeps what it held."""
         text = event.text.strip()
