@@ -111,7 +111,9 @@ class UsageScreen(AreaScreen):
         since = window_start(host.clock(), "day", count)
         rows, anything = await client.store.run(
             lambda: (ledger.usage_rows(since=since), ledger.last_row() > 0))
-        self._show_rows(rows, anything)
+        # After the next refresh: read on mount, the rows may come back before the
+        # charts nested in the screen's containers are mounted.
+        self.call_after_refresh(self._show_rows, rows, anything)
 
     def _show_rows(self, rows: list[UsageRow], anything_recorded: bool) -> None:
         if anything_recorded != self.anything_recorded:
