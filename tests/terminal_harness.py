@@ -127,6 +127,33 @@ class Terminal:
                 self.pump(0.1)
                 raise AssertionError(f"/{pattern}/ not on screen after {timeout}s:\n{self.text()}")
 
+    def timed(self, key: bytes, pattern: str, timeout: float = 10.0) -> float:
+        """Milliseconds from writing ``key`` until ``pattern`` (a regex) is on screen, the
+        screen read as soon as the program writes; fails with the screen past ``timeout``."""
+        compiled = re.compile(pattern)
+        started = time.perf_counter()
+        self.send(key)
+        while True:
+            try:
+                chunk = self.child.read_nonblocking(65536, timeout=0.002)
+            except pexpect.TIMEOUT:
+                chunk = b""
+            if chunk:
+                self._stream.feed(chunk)
+                if compiled.search(self.text()):
+                    return (time.perf_counter() - started) * 1000
+            if time.perf_counter() - started > timeout or not self.child.isalive():
+                raise AssertionError(f"/{pattern}/ not on screen {timeout}s after the key:\n"
+                                     f"{self.text()}")
+
+    def fill_place(self, place: str, price: str) -> None:
+        """``/`` (the area's place box, its text selected), then ``place`` typed, until
+        the box holds it and its button says ``price`` ("Search · cached · free")."""
+        self.send(b"/")
+        time.sleep(0.15)
+        self.burst([place], gap_ms=(5, 15))
+        self.wait_for(re.escape(f"▊  {place}") + ".*" + re.escape(price), timeout=15)
+
     def settle(self, quiet: float = 0.3, timeout: float = 10.0) -> None:
         """Read until the program has drawn nothing for ``quiet`` seconds."""
         deadline = time.monotonic() + timeout

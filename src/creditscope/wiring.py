@@ -23,6 +23,7 @@ from creditscope.client.errors import ClientUnavailable
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.session import SpendSession
 from creditscope.client.shared_budget import SharedBudget
+from creditscope.client.store import Store
 from creditscope.private_files import private_database
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY, SANDBOX_BASE_URL
 from creditscope.settings import Settings
@@ -162,18 +163,23 @@ def build_client(
     process's spending session (records, budget reservations), passed again to every
     rebuilt client so the session outlives it.
     """
-    cache = ResponseCache(cache_directory(settings))
-    ledger = open_ledger(settings, session, own_session_only=web_demo_active())
+    def opened_ledger() -> CreditLedger:
+        ledger = open_ledger(settings, session, own_session_only=web_demo_active())
+        ledger.history.prune(settings.history_days)  # retention: on every start
+        return ledger
+
+    # Both files are opened, checked and indexed on the store's own thread.
+    store = Store.opening(opened_ledger, lambda: ResponseCache(cache_directory(settings)))
+    ledger = store.ledger
     run = web_run()
     if run is not None and not ledger.session.budget_is_shared:
         ledger.session.share_budget(SharedBudget(
             settings.data_dir / WEB_RUN_BUDGETS, run, ledger.session_id))
-    ledger.history.prune(settings.history_days)  # retention: on every start
     address = service_address(settings)
     if transport is None:
         transport = service_transport(settings)
     return DataClient(
-        address.base_url, address.api_key, transport=transport, cache=cache, ledger=ledger,
+        address.base_url, address.api_key, transport=transport, store=store,
         offline=settings.offline, budget=settings.budget, ttls=settings.ttl.by_operation(),
         timeout=request_timeout(settings), is_sandbox=address.is_sandbox,
     )

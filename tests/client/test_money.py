@@ -208,7 +208,7 @@ async def test_recent_lists_cached_lookups_newest_first(client: DataClient) -> N
     await client.call(operations.FIND_COMPANY, {"name": "Acme"})
     time.sleep(0.01)
     await client.call(operations.FIND_COMPANY, {"name": "Globex", "website": "globex.example"})
-    recent = client.recent("professional_network/find_company")
+    recent = await client.recent("professional_network/find_company")
     assert recent == [{"name": "Globex", "website": "globex.example"}, {"name": "Acme"}]
 
 

@@ -55,7 +55,7 @@ async def test_exported_calls_import_as_the_same_requests_without_the_key(
         await sandbox.call("restaurants/search", {"location": "Lisbon", "limit": 999})
     entries = sandbox.ledger.history.find(HistoryQuery())
     records = {r.history_id: r for r in sandbox.ledger.session_records}
-    export = har_export(sandbox, [(e, records.get(e.id)) for e in entries])
+    export = await har_export(sandbox, [(e, records.get(e.id)) for e in entries])
     text = export.text()
     assert (export.written, export.not_sent) == (3, 1)  # the refused call never left
     assert DEMO_KEY not in text and DEMO_KEY[-8:] not in text

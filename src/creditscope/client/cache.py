@@ -238,6 +238,18 @@ class ResponseCache:
                 self.warnings.append(message)
         return entry
 
+    def freshness(self) -> dict[str, tuple[float, float]]:
+        """Every entry's key with its ``(stored_at, expires_at)``: what a price needs to know,
+        read without a body (the store's in-memory index is loaded from this)."""
+        return {str(key): (float(stored), float(expires)) for key, stored, expires in
+                self._rows("SELECT key, stored_at, expires_at FROM responses")}
+
+    def data_version(self) -> int | None:
+        """SQLite's ``PRAGMA data_version``: it changes when another connection (another
+        process) commits to the file. None when the file cannot be read."""
+        rows = self._rows("PRAGMA data_version")
+        return int(rows[0][0]) if rows else None
+
     def _change(self, sql: str, args: tuple[Any, ...] = ()) -> int:
         """Run one DELETE; how many rows it removed."""
         with self._lock, self._db:

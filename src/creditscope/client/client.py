@@ -15,7 +15,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from creditscope import operations
-from creditscope.client.cache import CachedEntry
+from creditscope.client.answer_store import answer_key
+from creditscope.client.cache import CachedEntry, cache_key
 from creditscope.client.curl import mask_headers, mask_key
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.pipeline import DEFAULT_TIMEOUT, CallPipeline
@@ -68,10 +69,18 @@ class DataClient(CallPipeline):
     async def __aexit__(self, *_: object) -> None:
         await self.aclose()
 
-    async def aclose(self) -> None:
-        """Let exchanges still on the wire finish and be recorded, then close the pool."""
+    async def aclose(self, *, close_files: bool = False) -> None:
+        """Let exchanges still on the wire finish and be recorded, then close the pool and
+        the store's thread (after its queued writes); ``close_files`` closes the ledger
+        and cache too (a command that is done with them)."""
         await self.drain()
         await self._http.aclose()
+        await self.store.aclose(close_files=close_files)
+
+    def close_files(self) -> None:
+        """Close the ledger and the cache (on the store's thread) and end the store: what a
+        command does once its loop has ended."""
+        self.store.close()
 
     # --- the key ------------------------------------------------------------
 
@@ -95,18 +104,24 @@ class DataClient(CallPipeline):
     # --- questions answered without sending ---------------------------------
 
     def cache_state(self, operation: str, params: dict[str, Any]) -> CacheStatus:
-        """HIT, STALE or MISS for this call right now (NONE if never cached); sends nothing."""
+        """HIT, STALE or MISS for this call right now (NONE if never cached); sends nothing
+        and reads no file: the store's freshness index answers (a price on every key)."""
         op = operations.get(operation)
         if op.ttl is None or self.cache is None:
             return CacheStatus.NONE
-        entry = self.stored_answer(op.name, params)
-        if entry is None:
+        try:
+            clean = self.validate(op.name, params)
+        except InvalidRequest:
             return CacheStatus.MISS
-        return CacheStatus.STALE if entry.is_stale else CacheStatus.HIT
+        # By its identity, else as an earlier version stored it (see answer_store).
+        return self.store.freshness(answer_key(self.base_url, op, clean),
+                                    cache_key(self.base_url, op.method, op.path, clean))
 
-    def stored_answer(self, operation: str, params: dict[str, Any]) -> CachedEntry | None:
-        """The cached answer to this call (by its identity), fresh or expired, read without
-        recording a call (reopening a past call is free); None when absent or never cached."""
+    async def stored_answer(self, operation: str,
+                            params: dict[str, Any]) -> CachedEntry | None:
+        """The cached answer to this call (by its identity), fresh or expired, read on the
+        store's thread without recording a call (reopening a past call is free); None when
+        absent or never cached."""
         op = operations.get(operation)
         if op.ttl is None or self.cache is None:
             return None
@@ -114,7 +129,7 @@ class DataClient(CallPipeline):
             clean = self.validate(op.name, params)
         except InvalidRequest:
             return None
-        return self.cached_entry(op, clean)
+        return await self.store.answer(self.base_url, op, clean)
 
     def plan(self, operation: str, params: dict[str, Any]) -> PlannedRequest:
         """The request a call would send (key masked) and its price; raises InvalidRequest."""
@@ -131,7 +146,7 @@ class DataClient(CallPipeline):
             offline=self.offline,
         )
 
-    def recent(self, operation: str, limit: int = 20) -> list[dict[str, Any]]:
+    async def recent(self, operation: str, limit: int = 20) -> list[dict[str, Any]]:
         """Params of recent cached calls to ``operation`` on this service, newest first.
 
         A ``creditscope web`` tab (``own_session_only``) lists only what it asked itself:
@@ -141,11 +156,11 @@ class DataClient(CallPipeline):
             return []
         op = operations.get(operation)
         if self.ledger.own_session_only:
-            return self._own_recent(op, limit)
-        prefix = f"{self.base_url} {op.method} {op.path} "
-        return [entry.params for entry in self.cache.recent(op.name, limit=limit, prefix=prefix)]
+            return await self._own_recent(op, limit)
+        return await self.store.recent(op.name, limit, f"{self.base_url} {op.method} {op.path} ")
 
-    def _own_recent(self, op: operations.Operation[Any], limit: int) -> list[dict[str, Any]]:
+    async def _own_recent(self, op: operations.Operation[Any],
+                          limit: int) -> list[dict[str, Any]]:
         """This session's calls to ``op`` whose answer is in the cache, newest first."""
         found: dict[str, dict[str, Any]] = {}
         for rec in reversed(self.ledger.session_records):
@@ -153,7 +168,7 @@ class DataClient(CallPipeline):
                 break
             if rec.operation != op.name:
                 continue
-            entry = self.stored_answer(op.name, rec.params)
+            entry = await self.stored_answer(op.name, rec.params)
             if entry is not None:
                 found.setdefault(entry.key, entry.params)
         return list(found.values())

@@ -2,10 +2,12 @@
 identity and cache lookup -> offline / key checks -> single-flight -> budget
 reservation -> send (with retries) -> cache store -> ledger record -> reconcile.
 
-``CallPipeline`` holds the client's state (HTTP pool, cache, ledger, prices,
-TTLs, budget) and its one ``call``: given a typed operation (``operations.RESTAURANT_SEARCH``)
+``CallPipeline`` holds the client's state (HTTP pool, the store, prices, TTLs,
+budget) and its one ``call``: given a typed operation (``operations.RESTAURANT_SEARCH``)
 it returns ``Result[RestaurantSearch]``; given a name (the CLI, a batch, a replay) the
-operation's model as a ``BaseModel``.
+operation's model as a ``BaseModel``. Every read and write of the cache and the
+ledger is awaited from the store (``store.py``), which runs it on its own thread: the
+event loop a call runs on never touches SQLite or decompresses a body.
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ from creditscope.client.responses import drop_rows_past_limit, parse_success, qu
 from creditscope.client.retry import RetryPolicy
 from creditscope.client.sending import Answer, send_with_retries
 from creditscope.client.session import BudgetRefused, Reservation
+from creditscope.client.store import Store
 from creditscope.client.validation import operation_named
 from creditscope.client.validation import validate as validate_params
 from creditscope.shown_url import shown_url
@@ -70,6 +73,7 @@ class CallPipeline:
         timeout: httpx.Timeout | float | None = None,
         retry_policy: RetryPolicy | None = None,
         is_sandbox: bool = False,
+        store: Store | None = None,
     ) -> None:
         # What every record, cache key, error and export holds: user info masked. The
         # requests still go to the URL as configured (httpx sends its user info as auth).
@@ -77,8 +81,9 @@ class CallPipeline:
         self._api_key = api_key or None
         # The ledger names the account by a hash: the key itself never reaches the file.
         self.account = account_fingerprint(self.base_url, self._api_key)
-        self.cache = cache
-        self.ledger = ledger if ledger is not None else CreditLedger(None)
+        if store is None:  # the files given (or none): a store of their own around them
+            store = Store(ledger if ledger is not None else CreditLedger(None), cache)
+        self.store = store
         self.offline = offline
         self.budget = budget
         self.retry_policy = retry_policy or RetryPolicy()
@@ -93,6 +98,22 @@ class CallPipeline:
         )
         self._in_flight: dict[str, asyncio.Task[tuple[Answer, CallRecord]]] = {}
         self._tasks: set[asyncio.Task[tuple[Answer, CallRecord]]] = set()
+
+    # The sync implementations the store runs: use them on the store's thread
+    # (``store.run``), or in tests and tools with no event loop of their own.
+    @property
+    def ledger(self) -> CreditLedger:
+        """The store's ledger."""
+        return self.store.ledger
+
+    @ledger.setter
+    def ledger(self, ledger: CreditLedger) -> None:
+        self.store.ledger = ledger
+
+    @property
+    def cache(self) -> ResponseCache | None:
+        """The store's answer cache (None: answers are not kept)."""
+        return self.store.cache
 
     @property
     def reconciler(self) -> Reconciler:
@@ -149,14 +170,14 @@ class CallPipeline:
             clean = self.validate(op.name, params)
         except InvalidRequest as exc:
             given = {k: v for k, v in params.items() if v is not None}
-            self._refused(exc, op, given, started, CacheStatus.NONE)
+            await self._refused(exc, op, given, started, CacheStatus.NONE)
             raise
 
         key = self.cache_key_of(op, clean)
         cacheable = op.ttl is not None and self.cache is not None
         price = self.price_of(op.name)
         if cacheable and (self.offline or not refresh):
-            served = self._from_cache(op, clean, started)
+            served = await self._from_cache(op, clean, started)
             if served is not None:
                 return served
         if self.offline:
@@ -164,17 +185,17 @@ class CallPipeline:
                 f"{op.title} with these parameters is not cached", code="offline_miss",
                 price=price,
             )
-            raise self._refused(miss, op, clean, started, CacheStatus.MISS)
+            raise await self._refused(miss, op, clean, started, CacheStatus.MISS)
         if op.requires_key and self._api_key is None:
             missing = InvalidApiKey("No API key is configured", code="missing_api_key")
-            raise self._refused(missing, op, clean, started, CacheStatus.NONE)
+            raise await self._refused(missing, op, clean, started, CacheStatus.NONE)
 
         leader = self._in_flight.get(key) if cacheable else None
         if leader is not None:
             # An identical call is already on the wire: wait for it, pay nothing. The
             # shield keeps this caller's cancellation from reaching the shared exchange.
             shared, first = await asyncio.shield(leader)
-            rec = self._served_free(op, clean, started, CacheStatus.HIT, price, shared.status,
+            rec = await self._served_free(op, clean, started, CacheStatus.HIT, price, shared.status,
                                     shared.body, shared.headers, shared.request_id,
                                     fetched_at=first.fetched_at)
             return Result(shared.data.model_copy(deep=True), rec)
@@ -227,14 +248,16 @@ class CallPipeline:
         for task in list(self._tasks):
             task.cancel()
 
-    def cached(
+    async def cached(
         self, operation: operations.Operation[Any] | str, params: dict[str, Any]
     ) -> Result[BaseModel] | None:
-        """What ``call(operation, params)`` would answer from the cache, now and synchronously.
+        """What ``call(operation, params)`` would answer from the cache, now.
 
         Served and recorded exactly as ``call`` serves a cache hit (free, in the
         ledger); ``None`` when ``call`` would go further (no fresh entry, invalid
-        params, not cacheable), so the caller then runs ``call`` as usual.
+        params, not cacheable), so the caller then runs ``call`` as usual. The answer
+        is returned as soon as it is read: its (free) record is written after it, in
+        order, so a screen never waits on the ledger's lock to show a revisit.
         """
         op = operation_named(operation)
         if op.ttl is None or self.cache is None:
@@ -244,23 +267,25 @@ class CallPipeline:
             clean = self.validate(op.name, params)
         except InvalidRequest:
             return None  # ``call`` records the refusal
-        return self._from_cache(op, clean, started)
+        return await self._from_cache(op, clean, started, record_first=False)
 
-    def _from_cache(
-        self, op: operations.Operation[Any], clean: dict[str, Any], started: float
+    async def _from_cache(
+        self, op: operations.Operation[Any], clean: dict[str, Any], started: float,
+        *, record_first: bool = True,
     ) -> Result[BaseModel] | None:
         """A usable cached answer (fresh, or any when offline), recorded as served free."""
-        entry = self.cached_entry(op, clean)
+        entry = await self.store.answer(self.base_url, op, clean)
         if entry is None or (entry.is_stale and not self.offline):
             return None
         data = parse_success(op, entry.body, entry.status, entry.headers.get("x-request-id"))
         note = drop_rows_past_limit(op, data, clean)
         self._learn_prices(op, data)
-        rec = self._served_free(
+        rec = await self._served_free(
             op, clean, started, CacheStatus.STALE if entry.is_stale else CacheStatus.HIT,
             self.price_of(op.name), entry.status, entry.body, entry.headers,
             entry.headers.get("x-request-id"),
             fetched_at=datetime.fromtimestamp(entry.stored_at, UTC),  # not when it was read
+            record_first=record_first,
         )
         rec.note = note
         return Result(data, rec)
@@ -295,30 +320,31 @@ class CallPipeline:
             account=self.account,
         )
 
-    def _fail(
+    async def _fail(
         self, exc: CreditscopeError, rec: CallRecord, reservation: Reservation | None = None
     ) -> None:
         rec.status = exc.status if rec.status is None else rec.status
         rec.error_code = exc.code or type(exc).__name__
         rec.error_message = exc.message
         exc.record = rec
-        self.ledger.record(rec, reservation)
+        await self.store.record(rec, reservation)
 
-    def _refused(
+    async def _refused(
         self, exc: CreditscopeError, op: operations.Operation[Any], params: dict[str, Any],
         started: float, cache: CacheStatus,
     ) -> CreditscopeError:
         """Record a call stopped before sending; returns ``exc`` for the caller to raise."""
-        self._fail(exc, self._record(op, params, started, cache=cache))
+        await self._fail(exc, self._record(op, params, started, cache=cache))
         return exc
 
-    def _served_free(
+    async def _served_free(
         self, op: operations.Operation[Any], clean: dict[str, Any], started: float,
         cache: CacheStatus, price: int, status: int, body: str, headers: dict[str, str],
-        request_id: str | None, *, fetched_at: datetime | None,
+        request_id: str | None, *, fetched_at: datetime | None, record_first: bool = True,
     ) -> CallRecord:
         """Record an answer that cost nothing (cached, or shared with an identical call);
-        ``fetched_at`` is when the service produced it."""
+        ``fetched_at`` is when the service produced it. Unless ``record_first``, the
+        record is queued on the store and this returns before it is written."""
         rec = self._record(op, clean, started, cache=cache)
         rec.fetched_at = fetched_at
         rec.status = status
@@ -326,7 +352,10 @@ class CallPipeline:
         rec.raw_body = body
         rec.response_headers = dict(headers)
         rec.request_id = request_id
-        self.ledger.record(rec)
+        if record_first:
+            await self.store.record(rec)
+        else:
+            self.store.record_soon(rec)
         return rec
 
     async def _exchange(self, ex: Exchange) -> tuple[Answer, CallRecord]:
@@ -345,9 +374,11 @@ class CallPipeline:
             # The answer was lost after the request left: it may have been charged. The
             # ledger keeps it as possibly charged until a later balance settles it.
             session.hold_uncertain(ex.price)
-            self.ledger.hold_possible(self.account, op.name, ex.price)
+            self.store.hold_possible(self.account, op.name, ex.price)
 
-        flight = self.reconciler.started(self._abandon_after(), op.name, ex.price)
+        reconciler = self.reconciler
+        flight = await self.store.flight_started(reconciler, self._abandon_after(), op.name,
+                                                 ex.price)
         recorded: CallRecord | None = None
         try:
             try:
@@ -357,24 +388,26 @@ class CallPipeline:
                     on_lost=lost_attempt,
                 )
             except CreditscopeError as exc:
-                self._fail(exc, rec, ex.reservation)
+                await self._fail(exc, rec, ex.reservation)
                 recorded = rec
                 raise
             except asyncio.CancelledError:
                 # Only when the client itself shuts down mid-exchange: still recorded.
                 lost_attempt()
-                self._fail(CreditscopeError("Cancelled while in flight", code="cancelled"),
-                           rec, ex.reservation)
+                await self._fail(
+                    CreditscopeError("Cancelled while in flight", code="cancelled"),
+                    rec, ex.reservation)
                 recorded = rec
                 raise
             rec.fetched_at = datetime.now(UTC)
-            self._store(op, ex.clean, answer)
+            await self._keep(op, ex.clean, answer)
             rec.match_grade = op.grade_of(answer.data)
-            self.ledger.record(rec, ex.reservation)
+            await self.store.record(rec, ex.reservation)
             recorded = rec
         finally:
             session.release(ex.reservation)
-            self.reconciler.finished(recorded, flight)
+            # Reconciliation is a store job, queued once the balance is recorded.
+            await self.store.flight_finished(reconciler, recorded, flight)
         return answer, rec
 
     def _abandon_after(self) -> float:
@@ -384,9 +417,10 @@ class CallPipeline:
         attempt = NO_TIMEOUT_ATTEMPT if None in parts else sum(p or 0.0 for p in parts)
         return self.retry_policy.longest_exchange(attempt) + ABANDON_MARGIN
 
-    def _store(self, op: operations.Operation[Any], clean: dict[str, Any], answer: Answer) -> None:
+    async def _keep(self, op: operations.Operation[Any], clean: dict[str, Any],
+                    answer: Answer) -> None:
         if op.ttl is not None and self.cache is not None:
-            self.cache.set(
+            await self.store.keep_answer(
                 self.cache_key_of(op, clean),
                 operation=op.name, params=clean, body=answer.body, status=answer.status,
                 headers=dict(answer.headers), ttl=lifetime(self.ttls, op, answer.data),

@@ -173,9 +173,7 @@ def _batch(source: BatchFile, output: Output, *, yes: bool, concurrency: int, dr
         finally:
             plan.index.close()
     finally:
-        client.ledger.close()
-        if client.cache is not None:
-            client.cache.close()
+        client.close_files()
 
 
 def _decide_and_run(client: DataClient, plan: BatchPlan, source: BatchFile, output: Output,

@@ -209,11 +209,9 @@ def command(
                 _interrupted_step(client), EXIT_INTERRUPTED) from None
         remaining = result.record.remaining
         if remaining is None:  # answered from the cache: the last balance on file
-            remaining = client.ledger.lifetime_totals().remaining
+            remaining = client.store.call(client.ledger.lifetime_totals).remaining
     finally:  # a client error goes on to JsonErrorsCommand, which words it
-        client.ledger.close()
-        if client.cache is not None:
-            client.cache.close()
+        client.close_files()
     if as_json or not sys.stdout.isatty():
         click.echo(json_text(result.data.model_dump(mode="json"), indent=2))
     else:

@@ -170,6 +170,4 @@ async def _run(settings: Settings, plan: Plan) -> CheckReport:
         async with client, http:
             return await ServiceCheck(client, http, address.api_key, plan).run()
     finally:
-        client.ledger.close()
-        if client.cache is not None:
-            client.cache.close()
+        client.close_files()

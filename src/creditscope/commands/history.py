@@ -8,6 +8,7 @@ label and date; ``--label`` and ``--since`` narrow it. Nothing is sent.
 
 from __future__ import annotations
 
+import asyncio
 from datetime import datetime, time
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -96,7 +97,7 @@ def command(search: str, label: str | None, since: str | None, limit: int, as_js
             har_file: Path | None) -> None:
     """Show past calls of every session, newest first (nothing is sent)."""
     from creditscope.commands.settings_loading import command_settings
-    from creditscope.support.har_export import har_export
+    from creditscope.support.har_export import HarExport, har_export
     from creditscope.wiring import build_client, ledger_path, open_ledger
 
     query = HistoryQuery(search=search, label=label, limit=limit + 1,
@@ -104,13 +105,15 @@ def command(search: str, label: str | None, since: str | None, limit: int, as_js
     settings = command_settings()
     if har_file is not None:
         client = build_client(settings)  # for URLs, prices and cached answers
-        try:
-            entries = _found(client.ledger.history, query, limit)
-            export = har_export(client, [(entry, None) for entry in entries])
-        finally:
-            client.ledger.close()
-            if client.cache is not None:
-                client.cache.close()
+
+        async def exported() -> HarExport:
+            try:
+                found = await client.store.run(_found, client.ledger.history, query, limit)
+                return await har_export(client, [(entry, None) for entry in found])
+            finally:
+                await client.aclose(close_files=True)
+
+        export = asyncio.run(exported())
         _write_har(har_file, export.text())
         click.echo(shown(f"Wrote {export.written} call{'s' if export.written != 1 else ''} to "
                          f"{har_file}" + (f" ({export.not_sent} not sent, left out)"

@@ -113,9 +113,7 @@ def command(file: Path, as_json: bool) -> None:
     except ImportProblem as problem:  # the file, not the command line: no usage text
         raise CommandProblem("bad_file", str(problem), SAVE_A_HAR) from None
     finally:
-        client.ledger.close()
-        if client.cache is not None:
-            client.cache.close()
+        client.close_files()
     total = cost_to_fetch(items)
     if as_json:
         click.echo(json_text(listing_json(file, client.base_url, reading, items, total),

@@ -44,11 +44,12 @@ class HarExport:
         return json.dumps(self.document, indent=2, ensure_ascii=False) + "\n"
 
 
-def har_export(
+async def har_export(
     client: DataClient, calls: Sequence[tuple[HistoryEntry, CallRecord | None]]
 ) -> HarExport:
-    """``calls`` (each with this session's full record, when it has one) as a HAR."""
-    entries = [har_entry(client, entry, record) for entry, record in calls
+    """``calls`` (each with this session's full record, when it has one) as a HAR; the
+    answers no record holds are read from the cache on the store's thread."""
+    entries = [await har_entry(client, entry, record) for entry, record in calls
                if entry.can_reopen and entry.outcome != "refused"]
     entries.sort(key=lambda item: item["startedDateTime"])  # HAR viewers expect time order
     document = {"log": {
@@ -61,7 +62,8 @@ def har_export(
     return HarExport(document, len(entries), len(calls) - len(entries))
 
 
-def har_entry(client: DataClient, entry: HistoryEntry, record: CallRecord | None) -> dict[str, Any]:
+async def har_entry(client: DataClient, entry: HistoryEntry,
+                    record: CallRecord | None) -> dict[str, Any]:
     """One HAR entry for ``entry``; ``record`` adds the session's headers, body and timing."""
     try:
         plan = client.plan(entry.operation, entry.params)
@@ -70,7 +72,7 @@ def har_entry(client: DataClient, entry: HistoryEntry, record: CallRecord | None
         url, headers, body = record.url if record else "", {}, None
     if record is not None:
         url, headers = record.url, record.request_headers
-    stored = client.stored_answer(entry.operation, entry.params)
+    stored = await client.stored_answer(entry.operation, entry.params)
     answer = record.raw_body if record is not None and record.raw_body is not None else (
         stored.body if stored is not None else None)
     latency = round(record.latency_ms, 3) if record is not None else 0

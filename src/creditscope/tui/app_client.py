@@ -24,7 +24,16 @@ from creditscope.tui.messages import ClientFailed, ClientReady, CreditSnapshot, 
 from creditscope.tui.web_tab import STAYS_OFFLINE_NOTE, in_web_tab
 from creditscope.tui.widgets.credit_meter import snapshot_of
 
+# The store's thread waiting this long on a file means another process holds its lock.
+STORE_WATCH_EVERY = 0.25
+STORE_WAIT_NOTED = 0.75
+STORE_WAIT_NOTE = ("Another creditscope (a batch?) is writing the same ledger or"
+                   " cache. This session's calls are written as soon as it lets go; the"
+                   " screen stays usable and nothing is lost.")
+
 if TYPE_CHECKING:
+    from textual.timer import Timer
+
     from creditscope.client.client import DataClient
     from creditscope.client.records import CallRecord
     from creditscope.client.session import SpendSession
@@ -49,6 +58,8 @@ class ClientApp(SettingsApp):
         self._unsubscribe_ledger: Callable[[], None] | None = None
         self._spend_session: SpendSession | None = None  # outlives every rebuilt client
         self._loop_thread: int | None = None  # the thread that runs the app's event loop
+        self._store_watch: Timer | None = None
+        self._store_waiting = False  # the store's thread waits on another process's lock
 
     @work(exclusive=True, group="client", description="Start the data client", exit_on_error=False,
           thread=True)
@@ -85,6 +96,8 @@ class ClientApp(SettingsApp):
         self._loop_thread = threading.get_ident()  # handlers run on the loop's thread
         self._unsubscribe_ledger = message.client.ledger.subscribe(self._on_ledger_record)
         self._client_event.set()
+        if self._store_watch is None:
+            self._store_watch = self.set_interval(STORE_WATCH_EVERY, self._watch_store)
         self.signals.client_ready.publish(message.client)
         self._refresh_credits()
         # A damaged cache or ledger was set aside and rebuilt: say so, once per client.
@@ -145,14 +158,21 @@ class ClientApp(SettingsApp):
             with contextlib.suppress(Exception):  # closing is best effort at exit
                 await self.client.aclose()
 
+    def _watch_store(self) -> None:
+        """Say so while the store's thread waits on a lock another process holds (a batch
+        writing the same files): the screen stays usable and nothing is lost."""
+        client = self.client
+        waiting = client is not None and client.store.busy_for() >= STORE_WAIT_NOTED
+        if waiting and not self._store_waiting:
+            self.notify(STORE_WAIT_NOTE, title="Saving…", timeout=5)
+        self._store_waiting = waiting
+
     # --- ledger -> meter -------------------------------------------------------------
 
     def _on_ledger_record(self, record: CallRecord | None = None) -> None:
-        # The ledger may call back from a worker thread; messages are for the loop.
-        if threading.get_ident() == self._loop_thread:
-            self.post_message(LedgerChanged(record))
-        else:
-            self.call_from_thread(self.post_message, LedgerChanged(record))
+        # The ledger calls back on the store's thread: post_message hands the message to
+        # the loop without waiting for it (the store never waits on the screen).
+        self.post_message(LedgerChanged(record))
 
     @on(LedgerChanged)
     def _ledger_changed(self, _message: LedgerChanged) -> None:
@@ -160,5 +180,14 @@ class ClientApp(SettingsApp):
 
     def _refresh_credits(self) -> None:
         if self.client is not None:
-            self.credits = snapshot_of(self.client.ledger)
+            self._read_credits(self.client)
+
+    @work(group="credits", exclusive=True, exit_on_error=False,
+          description="Read the session's totals")
+    async def _read_credits(self, client: DataClient) -> None:
+        """The meter's figures, read on the store's thread (they include the possibly
+        charged rows of the ledger file)."""
+        snapshot = await client.store.run(snapshot_of, client.ledger)
+        if client is self.client:
+            self.credits = snapshot
             self.signals.credits_changed.publish(self.credits)

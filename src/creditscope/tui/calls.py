@@ -54,6 +54,7 @@ from textual.widgets import Label, LoadingIndicator, Static
 from textual.worker import Worker, WorkerState
 
 from creditscope.client import errors
+from creditscope.client.records import CacheStatus
 from creditscope.name_characters import fold_notes
 from creditscope.tui.call_request import AnswerT, CallRequest
 from creditscope.tui.field_marks import mark_field
@@ -67,6 +68,10 @@ from creditscope.tui.prices import (
 )
 from creditscope.tui.spend_guard import CONFIRM_WINDOW, Verdict, intent_of
 from creditscope.tui.widgets.error_panel import GO_ONLINE, OPEN_SETTINGS, RETRY, ErrorPanel
+
+# A cached revisit the store has not answered by then says it waits (a file lock held
+# by another process), rather than looking frozen.
+STORE_BUSY_AFTER = 0.15
 
 if TYPE_CHECKING:
     from textual.widget import AwaitMount
@@ -207,8 +212,10 @@ class ResultArea(Vertical):
             deliberate: bool = False) -> bool:
         """Run ``request`` in a worker; a newer run in this area cancels an older one.
 
-        A fresh cache hit is answered at once, without a worker or a loading
-        line, so a revisit is on screen in the same frame as the key press.
+        A fresh cache hit (the store's freshness index says so, from memory) is read
+        on the store's thread and shown with no loading line and no spend guard; a
+        "Reading the cache…" line appears only if the store is held up (another
+        process writing the same files).
         Anything that would be sent asks the spend guard first (see
         :mod:`creditscope.tui.spend_guard`): a held key or double click is one
         press, a press while the same request is on the wire joins it, and a
@@ -221,13 +228,37 @@ class ResultArea(Vertical):
         for note in fold_notes(request.params):  # validated and sent folded: say so
             self.notify(note, title="Invisible characters folded",
                         markup=False)
-        if host.client is not None and not request.refresh:
-            result = host.client.cached(request.op, request.params)
-            if result is not None:
-                self.last_request = request
-                self.workers.cancel_group(self, group)  # an older call must not land on top
-                self.post_message(self.Succeeded(self, request, result))
-                return True
+        if host.client is not None and not request.refresh and _cached_now(host.client, request):
+            self.last_request = request
+            # Exclusive: an older call in this area must not land on top of the revisit.
+            self.run_worker(self._revisit(request, confirm_over_budget, deliberate),
+                            group=group, name=request.operation, exclusive=True,
+                            exit_on_error=False)
+            return True
+        return self._run_uncached(request, confirm_over_budget, deliberate)
+
+    async def _revisit(self, request: CallRequest[Any], confirm_over_budget: bool,
+                       deliberate: bool) -> None:
+        """Show the cached answer, read on the store's thread (the loop waits for nothing);
+        if it is gone after all (another process cleared it), the request runs as usual."""
+        client = host_of(self).client
+        assert client is not None
+        busy = self.set_timer(STORE_BUSY_AFTER, lambda: self._loading(
+            "Reading the cache… (its file is busy: another creditscope is writing to it)"))
+        try:
+            result = await client.cached(request.op, request.params)
+        finally:
+            busy.stop()
+        if result is None:
+            self._run_uncached(request, confirm_over_budget, deliberate)
+            return
+        self.post_message(self.Succeeded(self, request, result))
+
+    def _run_uncached(self, request: CallRequest[Any], confirm_over_budget: bool,
+                      deliberate: bool) -> bool:
+        """``run`` past the cache: the spend guard, then a worker that sends."""
+        host = host_of(self)
+        group = f"call-{self.id or id(self)}"
         intent = intent_of(request.operation, request.params)
         if host.client is not None and not self._valid(host.client, request):
             # Refused locally, for free: shown at once, whatever the guard would say.
@@ -413,3 +444,13 @@ class ResultArea(Vertical):
         elif event.action == GO_ONLINE and host.go_online():
             self.retry()
 
+
+
+def _cached_now(client: DataClient, request: CallRequest[Any]) -> bool:
+    """True when the cache would answer ``request`` free now (a fresh copy, or any copy
+    offline), by the store's freshness index: memory only, no file read."""
+    try:
+        state = client.cache_state(request.operation, request.params)
+    except (errors.CreditscopeError, KeyError):  # refused before sending: the normal path says why
+        return False
+    return state is CacheStatus.HIT or (state is CacheStatus.STALE and client.offline)

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from functools import partial
 from pathlib import Path
-from typing import ClassVar
+from typing import TYPE_CHECKING, ClassVar
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -48,6 +48,9 @@ from creditscope.tui.widgets.json_view import JsonView, pretty_json
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput, focus_now
 from creditscope.wording import counted
+
+if TYPE_CHECKING:
+    from creditscope.client.client import DataClient
 
 EMPTY = ("No calls yet. Look up events (1), a company (2) or restaurants (3), or import a "
          "customer's request (i): every call, this session's, earlier ones' and "
@@ -168,7 +171,7 @@ class ActivityScreen(AreaScreen):
         search = self.query_one("#activity-filter", Input).value.strip()
         client = host_of(self).client
         if client is not None and search != self._past.search:
-            self._past.load(client.ledger.history, search, client.ledger.session_id)
+            self._load_past(client, search)  # shown again once read
         session = client.ledger.session_id if client is not None else ""
         query, needle = HistoryQuery(search=search), search.lower()
         records = [record for record in self.records() if not search
@@ -230,9 +233,18 @@ class ActivityScreen(AreaScreen):
     def _selected(self, event: DataTable.RowSelected) -> None:
         client = host_of(self).client
         if client is not None and isinstance(self._shown[event.cursor_row], MorePast):
-            self._past.load(client.ledger.history, self._past.search or "",
-                            client.ledger.session_id, older=True)
-            self.refresh_calls()
+            self._load_past(client, self._past.search or "", older=True)
+
+    @work(exclusive=True, group="activity-past", description="Read past calls",
+          exit_on_error=False)
+    async def _load_past(self, client: DataClient, search: str, *, older: bool = False) -> None:
+        """Past sessions' calls for ``search`` (the next page with ``older``), read on the
+        store's thread, then the table again."""
+        pages = PastPages() if not older else self._past
+        history, session = client.ledger.history, client.ledger.session_id
+        await client.store.run(lambda: pages.load(history, search, session, older=older))
+        self._past = pages
+        self.refresh_calls()
 
     def inspect(self, item: CallRecord | HistoryEntry) -> None:
         """Show ``item``'s request and response in the inspector (a past call's answer
@@ -242,10 +254,20 @@ class ActivityScreen(AreaScreen):
         self.selected = item
         client = host_of(self).client
         if isinstance(item, HistoryEntry) and client is not None:
-            self._show_inspected(reopen(client, item))
+            self._reopen(client, item)
         elif isinstance(item, CallRecord):
             self._show_inspected(inspect_record(item))
-        if self._inspected.refetch and isinstance(item, HistoryEntry):
+
+    @work(exclusive=True, group="activity-reopen", description="Reopen a past call",
+          exit_on_error=False)
+    async def _reopen(self, client: DataClient, item: HistoryEntry) -> None:
+        """A past call's answer, from the cache on the store's thread; shown if it is
+        still the one selected."""
+        inspected = await reopen(client, item)
+        if item is not self.selected:
+            return
+        self._show_inspected(inspected)
+        if inspected.refetch:
             button = self.query_one("#activity-refetch", PriceButton)
             button.operation, button.params = item.operation, dict(item.params)
 
@@ -360,11 +382,13 @@ class ActivityScreen(AreaScreen):
 
         self.app.push_screen(LabelDialog(what, item.label), chosen)
 
-    def _set_label(self, item: CallRecord | HistoryEntry, label: str | None) -> None:
+    @work(exclusive=True, group="activity-label", description="Save a label",
+          exit_on_error=False)
+    async def _set_label(self, item: CallRecord | HistoryEntry, label: str | None) -> None:
         client = host_of(self).client
         if client is None:
             return
-        changed = relabel(client.ledger.history, item, label)
+        changed = await client.store.run(relabel, client.ledger.history, item, label)
         if changed.label != label:
             self.notify("The ledger file could not be written; try again.",
                         title="Label not saved", severity="error")
@@ -376,8 +400,10 @@ class ActivityScreen(AreaScreen):
         self.inspect(changed)
         self.notify(f"Labelled {label}." if label else "Label removed.", title="Ticket label")
 
-    def action_export_har(self) -> None:
-        """Ask for a path, then write the listed calls (this search) as a HAR file."""
+    @work(exclusive=True, group="activity-har", description="Export HAR", exit_on_error=False)
+    async def action_export_har(self) -> None:
+        """Ask for a path, then write the listed calls (this search) as a HAR file (the
+        cached answers read on the store's thread)."""
         client = host_of(self).client
         if client is not None:
-            save_har(self.app, client, self._shown, host_of(self).clock())
+            await save_har(self.app, client, self._shown, host_of(self).clock())

@@ -75,8 +75,9 @@ def _when(epoch: float) -> str:
     return datetime.fromtimestamp(epoch, UTC).astimezone().strftime("%Y-%m-%d %H:%M")
 
 
-def reopen(client: DataClient, entry: HistoryEntry) -> Inspected:
-    """``entry`` in the inspector: its request, and its answer from the cache if fresh."""
+async def reopen(client: DataClient, entry: HistoryEntry) -> Inspected:
+    """``entry`` in the inspector: its request, and its answer from the cache if fresh
+    (read on the store's thread)."""
     from creditscope.client.errors import InvalidRequest
 
     lines = [f"[$text-muted]{entry.at.astimezone():%Y-%m-%d %H:%M:%S} · session "
@@ -102,7 +103,7 @@ def reopen(client: DataClient, entry: HistoryEntry) -> Inspected:
         now = ("These parameters are refused before sending, so there is nothing to "
                "re-fetch or replay: correct them in the operation's area.")
         return Inspected("\n".join(lines), f"{then}\n{now}", None, False, refusal)
-    stored = client.stored_answer(entry.operation, entry.params)
+    stored = await client.stored_answer(entry.operation, entry.params)
     price = prices.credits_text(client.price_of(entry.operation))
     if stored is not None and not stored.is_stale:
         now = (f"[$text-success]Answer from the cache · free[/$text-success] (stored "

@@ -29,7 +29,8 @@ def relabel(history: CallHistory, item: CallRecord | HistoryEntry,
     return history.set_label(item.id, label) or item
 
 
-def save_har(app: App[object], client: DataClient, shown: list[object], now: datetime) -> None:
+async def save_har(app: App[object], client: DataClient, shown: list[object],
+                   now: datetime) -> None:
     """Ask for a path, then write the calls among ``shown`` as a HAR file (key masked)."""
     from creditscope.support.har_export import har_export
 
@@ -37,7 +38,7 @@ def save_har(app: App[object], client: DataClient, shown: list[object], now: dat
     calls = [(entry_of(item, session, item.history_id or 0), item)
              if isinstance(item, CallRecord) else (item, None)
              for item in shown if isinstance(item, CallRecord | HistoryEntry)]
-    export = har_export(client, calls)
+    export = await har_export(client, calls)
     if not export.written:
         app.notify("No listed call reached the service: nothing to export.", severity="warning")
         return

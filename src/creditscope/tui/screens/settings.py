@@ -248,15 +248,13 @@ class SettingsScreen(AreaScreen):
           exit_on_error=False)
     async def action_clear_cache(self) -> None:
         """Remove every cached response; says how many went."""
-        import asyncio
-
         if self._read_only():
             return
         client = await host_of(self).wait_for_client()
         if client.cache is None:
             self._message("There is no cache to clear.")
             return
-        count = await asyncio.to_thread(client.cache.clear)
+        count = await client.store.clear_cache()
         self._message(f"Cleared {count} cached responses.")
         self.notify(f"Cleared {count} cached responses.", title="Cache")
 

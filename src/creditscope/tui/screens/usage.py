@@ -98,17 +98,22 @@ class UsageScreen(AreaScreen):
         """Stop following the ledger."""
         host_of(self).signals.unsubscribe(self)
 
-    @work(thread=True, exclusive=True, group="usage", description="Reading the ledger")
-    def reload(self) -> None:
-        """Read the ledger's rows of the longest window (in a thread: a file may hold
-        years of calls), and whether it holds any call at all."""
+    @work(exclusive=True, group="usage", description="Reading the ledger")
+    async def reload(self) -> None:
+        """Read the ledger's rows of the longest window (on the store's thread: a file may
+        hold years of calls), and whether it holds any call at all."""
         host = host_of(self)
         client = host.client
         if client is None:
             return
         count, _ = WINDOWS["day"]  # the 24 hours are inside the 14 days
-        rows = client.ledger.usage_rows(since=window_start(host.clock(), "day", count))
-        self.app.call_from_thread(self._show_rows, rows, client.ledger.last_row() > 0)
+        ledger = client.ledger
+        since = window_start(host.clock(), "day", count)
+        rows, anything = await client.store.run(
+            lambda: (ledger.usage_rows(since=since), ledger.last_row() > 0))
+        # After the next refresh: read on mount, the rows may come back before the
+        # charts nested in the screen's containers are mounted.
+        self.call_after_refresh(self._show_rows, rows, anything)
 
     def _show_rows(self, rows: list[UsageRow], anything_recorded: bool) -> None:
         if anything_recorded != self.anything_recorded:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from textual import on
+from textual import on, work
 from textual.message import Message
 from textual.widgets import Select
 
@@ -54,15 +54,19 @@ class RecentLookups(Select[str]):
         """Stop following."""
         host_of(self).signals.unsubscribe(self)
 
-    def reload(self) -> None:
-        """Read the recent lookups from the client's cache (free: nothing is sent)."""
+    @work(exclusive=True, group="recent-lookups", description="Read the recent lookups",
+          exit_on_error=False)
+    async def reload(self) -> None:
+        """Read the recent lookups from the client's cache, on the store's thread (free:
+        nothing is sent)."""
         host = host_of(self)
         client = host.client
         if client is None:
             return
+        found = await client.recent(FIND_COMPANY, limit=RECENT_LIMIT)
         options: list[tuple[str, str]] = []
         self._by_key = {}
-        for params in client.recent(FIND_COMPANY, limit=RECENT_LIMIT):
+        for params in found:
             key = json.dumps(params, sort_keys=True)
             if key in self._by_key:
                 continue
