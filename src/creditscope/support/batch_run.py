@@ -89,7 +89,7 @@ class BatchRun:
                         return
                     # Stopped for the key, the credits or the budget: rows the cache
                     # answers still cost nothing, so they are answered, not left "not run".
-                    self._answer_from_cache(request)
+                    await self._answer_from_cache(request)
                     continue
                 if not await fits(request.cost):
                     self.stop(f"the session budget of {budget} credits is reached")
@@ -120,10 +120,10 @@ class BatchRun:
         self.interrupted = True
         self.stop(reason)
 
-    def _answer_from_cache(self, request: UniqueRequest) -> None:
+    async def _answer_from_cache(self, request: UniqueRequest) -> None:
         if request.cost:
             return  # the plan found no fresh cached answer: it would be sent
-        result = self.client.cached(self.plan.operation, request.params)
+        result = await self.client.cached(self.plan.operation, request.params)
         if result is not None:
             self._finished(request, self._ok(result, request.params))
 
