@@ -32,6 +32,11 @@ from creditscope.client.validation import accepted_fields, required_fields
 from creditscope.file_reading import FileRefused
 from creditscope.spreadsheet_cells import original_cell
 from creditscope.support.batch_columns import ColumnChoiceProblem, column_params
+from creditscope.support.batch_csv_records import (
+    MAX_CELL_CHARS,
+    CsvRecordProblem,
+    csv_records,
+)
 from creditscope.support.batch_encoding import EncodingProblem, TextEncoding, detect_encoding
 from creditscope.support.batch_sheets import Sheet, open_sheet, workbook_kind
 from creditscope.support.batch_skipped import skip_reason
@@ -223,9 +228,17 @@ class BatchFile:
         rows: list[tuple[int, list[str], str]] = []
         for line, text in lines:
             separator = fixed or _sniffed_separator(text)
-            rows.append((line, next(csv.reader([text], delimiter=separator)), separator))
+            try:
+                rows.append((line, next(csv.reader([text], delimiter=separator)), separator))
+            except csv.Error:  # a cell past the limit on a line the header is looked for in
+                raise BatchFileProblem(f"{self.path}: line {line} has a cell longer than "
+                                       f"{MAX_CELL_CHARS // 2**20} MB; shorten it or remove "
+                                       "the row. Nothing was sent.") from None
         header = self._choose_header([(line, cells) for line, cells, _ in rows])
         self.separator = next(separator for line, _, separator in rows if line == header)
+        with self._open() as handle:  # every record once, before a row is planned or sent
+            for _ in self._csv_cells(handle):
+                pass
 
     def _check_sheet(self, sheet: Sheet, hint: str) -> None:
         head: list[tuple[int, list[str]]] = []
@@ -311,17 +324,12 @@ class BatchFile:
 
     def _csv_cells(self, handle: TextIO) -> Iterator[tuple[int, list[str] | str]]:
         """``(line, cells)`` of every CSV record, or ``(line, why)`` for a broken one."""
-        reader = csv.reader(handle, delimiter=self.separator)
-        while True:
-            start = reader.line_num + 1  # a quoted cell may run over several lines
-            try:
-                cells = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as exc:
-                yield start, f"unreadable line ({exc})"
-                continue
-            yield start, [original_cell(cell) for cell in cells]  # a file `batch --out` wrote
+        try:
+            for start, cells in csv_records(handle, self.separator, len(self.echo_columns)):
+                yield start, (cells if isinstance(cells, str)  # a file `batch --out` wrote:
+                              else [original_cell(cell) for cell in cells])
+        except CsvRecordProblem as exc:
+            raise BatchFileProblem(f"{self.path}: {exc}") from None
 
     def _table_rows(self, records: Iterator[tuple[int, list[str] | str]]
                     ) -> Iterator[InputRow]:

@@ -1,0 +1,74 @@
+"""Files a support engineer got from customers (``batch_corpus/``, see its README) that
+``creditscope batch`` read wrong: a traceback, rows silently lost or merged, data
+dropped without a word. Each is now read whole, or refused before anything is sent."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from test_batch_corpus import CORPUS, PRICE, nothing_spent, results, run
+
+from credit_counts import ledger_spent
+
+
+def test_a_crm_description_cell_over_128_kb_is_read_not_a_traceback(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    out = tmp_path / "results.csv"
+    result = run(str(CORPUS / "crm-long-description.csv"), "--ignore-extra-columns", "--yes",
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    rows = results(out)
+    assert len(rows) == 12 and all(row["status"] == "ok" for row in rows)
+    assert max(len(row["Description"]) for row in rows) > 140_000  # echoed whole
+    assert ledger_spent() == 12 * PRICE
+
+
+def test_a_cell_past_the_cap_is_refused_naming_its_line(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    path = tmp_path / "huge.csv"
+    path.write_text("Company,Website,Notes\nAcme,acme.com,ok\nBeta,beta.com," + "y" * (5 << 20)
+                    + "\n", encoding="utf-8")
+    result = run(str(path), "--ignore-extra-columns", "--dry-run")
+    assert result.exit_code == 2 and "line 3 has a cell longer than 4 MB" in result.output
+    assert nothing_spent(isolated_dirs)
+
+
+def test_an_unbalanced_quote_is_refused_instead_of_swallowing_fifty_companies(
+    isolated_dirs: dict[str, Path],
+) -> None:
+    # Line 3 is `"12"" Pizza Ltd,pizza12.co.uk`: the quote is never closed, and the csv
+    # module read lines 3-53 as one name ("2 rows").
+    result = run(str(CORPUS / "unbalanced-quote.csv"), "--yes")
+    assert result.exit_code == 2
+    assert "unclosed quote starting on line 3" in result.output
+    assert "Nothing was sent" in result.output and nothing_spent(isolated_dirs)
+
+
+def test_a_quote_open_at_the_end_is_refused_and_a_quoted_line_break_is_still_read(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    result = run(str(CORPUS / "quote-open-at-end.csv"), "--yes")
+    assert result.exit_code == 2 and "unclosed quote starting on line 7" in result.output
+    assert nothing_spent(isolated_dirs)
+    closed = tmp_path / "closed.csv"  # the same file, the customer's quote closed
+    closed.write_text((CORPUS / "quote-open-at-end.csv").read_text(encoding="utf-8").replace(
+        '"Unclosed quote Ltd,', '"Unclosed quote Ltd",'), encoding="utf-8")
+    assert run(str(closed), "--dry-run").exit_code == 0
+
+
+def test_a_quoted_cell_swallowing_rows_is_refused_even_when_a_later_quote_closes_it(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    path = tmp_path / "swallowed.csv"
+    path.write_text('Company,Website\n"Unclosed Ltd,foo.com\nNext Co,next.com\n'
+                    'Third Ltd,third.com\n"Other",other.com\n', encoding="utf-8")
+    result = run(str(path), "--dry-run")
+    assert result.exit_code == 2, result.output
+    assert ("unclosed quote starting on line 2: the quoted cell swallows line 3 "
+            "(Next Co,next.com)") in result.output
+    address = tmp_path / "address.csv"  # a real multi-line cell is no swallowed row
+    address.write_text('Company,Website\n"Acme Ltd\n1 High St, London\nUK",acme.co.uk\n',
+                       encoding="utf-8")
+    assert run(str(address), "--dry-run").exit_code == 0
