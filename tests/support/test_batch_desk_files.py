@@ -4,6 +4,7 @@ dropped without a word. Each is now read whole, or refused before anything is se
 
 from __future__ import annotations
 
+import zipfile
 from pathlib import Path
 
 from test_batch_corpus import CORPUS, PRICE, nothing_spent, results, run
@@ -72,3 +73,29 @@ def test_a_quoted_cell_swallowing_rows_is_refused_even_when_a_later_quote_closes
     address.write_text('Company,Website\n"Acme Ltd\n1 High St, London\nUK",acme.co.uk\n',
                        encoding="utf-8")
     assert run(str(address), "--dry-run").exit_code == 0
+
+
+def test_a_scripts_workbook_whose_formulas_were_never_calculated_loses_no_cell(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    # openpyxl saved the formulas alone: calamine read "=1+1" and "=COUNTA" as empty.
+    source = CORPUS / "openpyxl-formulas.xlsx"
+    refused = run(str(source), "--ignore-extra-columns", "--dry-run")
+    assert refused.exit_code == 2
+    assert ("this workbook's formulas were never calculated (cell B4 holds =1+1 and no "
+            "value): open and save it in Excel or LibreOffice, or export CSV") in refused.output
+    assert nothing_spent(isolated_dirs)
+    links_only = tmp_path / "links.xlsx"  # its HYPERLINK cells alone read as Excel shows them
+    with zipfile.ZipFile(source) as original, zipfile.ZipFile(links_only, "w") as copy:
+        for member in original.infolist():
+            data = original.read(member.filename)
+            if member.filename == "xl/worksheets/sheet2.xml":
+                data = data.replace(b"<f>1+1</f><v />", b"").replace(
+                    b"<f>COUNTA(B2:B7)</f><v />", b"")
+            copy.writestr(member, data)
+    out = tmp_path / "results.csv"
+    result = run(str(links_only), "--ignore-extra-columns", "--yes", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    sent = {row["Firma"]: row["Webseite"] for row in results(out) if row["status"] == "ok"}
+    assert sent == {"Siemens AG": "siemens.com", "Bayerische Motoren Werke AG": "bmw.com",
+                    "BASF SE": "basf.com", "Allianz SE": "allianz.com"}

@@ -17,10 +17,12 @@ from __future__ import annotations
 import datetime
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from xml.etree import ElementTree
 
 from creditscope.file_reading import FileRefused, open_regular_file
+from creditscope.support.batch_formulas import UncalculatedFormula, uncalculated_cells
 
 _ZIP = b"PK\x03\x04"
 _COMPOUND = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # .xls, and an encrypted .xlsx
@@ -92,6 +94,8 @@ class Sheet:
     name: str
     index: int
     names: tuple[str, ...]  # every sheet of the workbook, in order
+    # (row, column) from 1 -> the text of a HYPERLINK saved without its value
+    uncalculated: dict[tuple[int, int], str] = field(default_factory=dict, compare=False)
 
     @property
     def description(self) -> str:
@@ -109,9 +113,14 @@ class Sheet:
             except (CalamineError, ValueError) as exc:
                 raise FileRefused(f"{self.path}: sheet {self.name!r} cannot be read ({exc}); "
                                   "save it again, or as CSV (nothing was sent)") from None
-            first = sheet.start[0] if sheet.start else 0
+            first, left = sheet.start if sheet.start else (0, 0)
             for offset, cells in enumerate(sheet.iter_rows()):
-                yield first + offset + 1, [cell_text(cell) for cell in cells]
+                row = first + offset + 1
+                texts = [cell_text(cell) for cell in cells]
+                for column, text in enumerate(texts, start=left + 1):
+                    if not text and (row, column) in self.uncalculated:
+                        texts[column - left - 1] = self.uncalculated[row, column]
+                yield row, texts
 
 
 def open_sheet(path: Path, kind: str, wanted: str | None) -> Sheet:
@@ -142,7 +151,19 @@ def open_sheet(path: Path, kind: str, wanted: str | None) -> Sheet:
             raise FileRefused(f"{path} has no sheet {wanted!r} (its sheets: "
                               f"{', '.join(repr(name) for name in names)})")
         index = folded.index(wanted.casefold())
-    return Sheet(path, kind, names[index], index, tuple(names))
+    return Sheet(path, kind, names[index], index, tuple(names), _uncalculated(path, kind, index))
+
+
+def _uncalculated(path: Path, kind: str, index: int) -> dict[tuple[int, int], str]:
+    """The sheet's formula cells saved without a value (a script's .xlsx), as shown text."""
+    if kind != "xlsx":
+        return {}  # .ods and .xls keep a value with every formula
+    try:
+        return uncalculated_cells(str(path), index)
+    except UncalculatedFormula as exc:
+        raise FileRefused(f"{path}: {exc}") from None
+    except (KeyError, zipfile.BadZipFile, ElementTree.ParseError):
+        return {}  # an .xlsb or an odd layout: calamine's values are all there is
 
 
 def cell_text(value: object) -> str:
