@@ -99,3 +99,49 @@ def test_a_scripts_workbook_whose_formulas_were_never_calculated_loses_no_cell(
     sent = {row["Firma"]: row["Webseite"] for row in results(out) if row["status"] == "ok"}
     assert sent == {"Siemens AG": "siemens.com", "Bayerische Motoren Werke AG": "bmw.com",
                     "BASF SE": "basf.com", "Allianz SE": "allianz.com"}
+
+
+def dry_run_statuses(tmp_path: Path, name: str) -> list[tuple[str, str]]:
+    out = tmp_path / "dry.csv"
+    result = run(str(CORPUS / name), "--ignore-extra-columns", "--dry-run", "--out", str(out))
+    assert result.exit_code == 0, result.output
+    return [(row["line"], row["status"]) for row in results(out)]
+
+
+def test_report_footers_below_the_list_are_skipped_not_priced(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    assert dry_run_statuses(tmp_path, "salesforce-report-footer.csv") == [
+        ("2", "valid"), ("3", "valid"), ("4", "blank"), ("5", "skipped"), ("6", "blank"),
+        ("7", "skipped"), ("8", "skipped")]  # Grand Totals (2 records), Confidential, ©
+    assert dry_run_statuses(tmp_path, "crm-footers.csv") == [
+        ("2", "valid"), ("3", "blank")] + [(str(line), "skipped") for line in range(4, 9)]
+    assert nothing_spent(isolated_dirs)
+
+
+def test_a_footer_shaped_name_above_a_request_is_still_a_company(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    path = tmp_path / "list.csv"
+    path.write_text("Company,Website\nCopyright Agency Ltd,\nAcme,acme.com\n"
+                    "Page 1 of 1\n", encoding="utf-8")
+    out = tmp_path / "dry.csv"
+    assert run(str(path), "--dry-run", "--out", str(out)).exit_code == 0
+    assert [row["status"] for row in results(out)] == ["valid", "valid", "skipped"]
+
+
+def test_totals_in_every_accounting_format_and_a_subtotal_are_skipped(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    statuses = dict(dry_run_statuses(tmp_path, "totals-formats.csv"))
+    assert statuses["2"] == "valid"  # Siemens AG
+    # Summe, Gesamt:, 100%, $1,234.00, (1,234), n/a, -, TOTAL (3 companies), Total: 3,
+    # Subtotal EMEA: none is priced as a company
+    assert all(statuses[str(line)] == "skipped" for line in range(3, 13)), statuses
+
+
+def test_a_results_workbook_given_back_does_not_price_its_grand_total(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    statuses = dry_run_statuses(tmp_path, "results-fed-back.xlsx")
+    assert statuses[-1] == ("8", "skipped")  # the "Grand total" row

@@ -39,7 +39,7 @@ from creditscope.support.batch_csv_records import (
 )
 from creditscope.support.batch_encoding import EncodingProblem, TextEncoding, detect_encoding
 from creditscope.support.batch_sheets import Sheet, open_sheet, workbook_kind
-from creditscope.support.batch_skipped import skip_reason
+from creditscope.support.batch_skipped import footer_reason, skip_reason
 from creditscope.wording import counted
 
 _JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson", ".jsonlines"})
@@ -332,6 +332,23 @@ class BatchFile:
             raise BatchFileProblem(f"{self.path}: {exc}") from None
 
     def _table_rows(self, records: Iterator[tuple[int, list[str] | str]]
+                    ) -> Iterator[InputRow]:
+        """Every row; footer-shaped rows are held back until it is known whether a request
+        follows them (then they are rows) or only blanks and footers (then skipped)."""
+        held: list[tuple[InputRow, InputRow]] = []  # (as read, as a skipped footer)
+        for row in self._plain_rows(records):
+            footer = footer_reason(row.echo) if not (row.problem or row.skipped) else None
+            if footer is not None:
+                held.append((row, InputRow(row.line, {}, row.echo, skipped=footer)))
+            elif held and (row.blank or row.skipped):
+                held.append((row, row))
+            else:
+                yield from (read for read, _ in held)
+                held.clear()
+                yield row
+        yield from (as_footer for _, as_footer in held)
+
+    def _plain_rows(self, records: Iterator[tuple[int, list[str] | str]]
                     ) -> Iterator[InputRow]:
         for line, cells in records:
             if line <= self.header_line:
