@@ -145,3 +145,32 @@ def test_a_results_workbook_given_back_does_not_price_its_grand_total(
 ) -> None:
     statuses = dry_run_statuses(tmp_path, "results-fed-back.xlsx")
     assert statuses[-1] == ("8", "skipped")  # the "Grand total" row
+
+
+def test_hubspots_domain_and_website_columns_are_never_chosen_between_silently(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    source = CORPUS / "hubspot-companies.csv"
+    refused = run(str(source), "--ignore-extra-columns", "--dry-run")
+    assert refused.exit_code == 2  # Fabrikam's Website URL is empty: it would go without one
+    assert ("columns 'Company Domain Name' and 'Website URL' could both be the website; say "
+            "which with --website-column") in refused.output
+    out = tmp_path / "dry.csv"
+    told = run(str(source), "--ignore-extra-columns", "--website-column", "Company Domain Name",
+               "--dry-run", "--out", str(out))
+    assert told.exit_code == 0, told.output
+    assert [row["Company Domain Name"] for row in results(out) if row["status"] == "valid"] == [
+        "contoso.com", "fabrikam.com", "adventure-works.com"]
+    assert nothing_spent(isolated_dirs)
+
+
+def test_website_beside_domain_names_both_instead_of_calling_domain_no_parameter(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    path = tmp_path / "list.csv"
+    path.write_text("Company,Website,Domain\nAcme,https://acme-robotics.com,acme-robotics.com\n",
+                    encoding="utf-8")
+    refused = run(str(path), "--dry-run")
+    assert refused.exit_code == 2 and "not a parameter" not in refused.output
+    assert "'Website' and 'Domain' could both be the website" in refused.output
+    assert "--website-column" in refused.output

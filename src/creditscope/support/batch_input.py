@@ -31,7 +31,7 @@ from creditscope import json_limits
 from creditscope.client.validation import accepted_fields, required_fields
 from creditscope.file_reading import FileRefused
 from creditscope.spreadsheet_cells import original_cell
-from creditscope.support.batch_columns import ColumnChoiceProblem, column_params
+from creditscope.support.batch_columns import ColumnChoiceProblem, also_means, column_params
 from creditscope.support.batch_csv_records import (
     MAX_CELL_CHARS,
     CsvRecordProblem,
@@ -301,6 +301,14 @@ class BatchFile:
             raise BatchFileProblem(f"{self.where}: {exc}") from None
         extra = tuple(column for column, name in zip(columns, params, strict=True)
                       if name is None)
+        rival = next(((column, also_means(column, params)) for column in extra
+                      if also_means(column, params)), None)
+        if rival and not self.ignore_extra:  # "Domain" beside "Website": say which is used
+            used = columns[params.index(rival[1])]
+            raise BatchFileProblem(
+                f"{self.where}: columns {used!r} and {rival[0]!r} could both be the "
+                f"{rival[1]} ({used!r} is the parameter's own name); say which with "
+                f"--{rival[1]}-column, or pass --ignore-extra-columns to use {used!r}")
         if extra and not self.ignore_extra:
             raise BatchFileProblem(
                 f"{self.where}: column{'s' if len(extra) > 1 else ''} {', '.join(extra)} "
