@@ -174,3 +174,15 @@ def test_website_beside_domain_names_both_instead_of_calling_domain_no_parameter
     assert refused.exit_code == 2 and "not a parameter" not in refused.output
     assert "'Website' and 'Domain' could both be the website" in refused.output
     assert "--website-column" in refused.output
+
+
+def test_a_header_cell_with_a_line_break_reads_as_its_words(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    out = tmp_path / "dry.csv"
+    result = run(str(CORPUS / "header-line-breaks.csv"), "--ignore-extra-columns", "--dry-run",
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    assert "columns Company Name (as name), Web site (as website)" in result.output
+    assert [(row["line"], row["status"], row["Company Name"]) for row in results(out)] == [
+        ("4", "valid", "Acme Robotics"), ("5", "valid", "Beta Corp")]

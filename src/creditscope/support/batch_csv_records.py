@@ -62,23 +62,25 @@ def csv_records(handle: TextIO, separator: str, width: int = 0
             yield start, f"unreadable line ({exc})"
             continue
         if len(lines.taken) > 1:
-            _check_quotes(start, lines.taken, separator, width)
+            _check_quotes(start, lines.taken, cells, separator, width)
         yield start, cells
 
 
-def _check_quotes(start: int, raw: list[str], separator: str, width: int) -> None:
+def _check_quotes(start: int, raw: list[str], cells: list[str], separator: str,
+                  width: int) -> None:
     """Refuse a record whose quote is open at the end of the file, or whose quoted cell
     holds a line shaped like a row (what an unbalanced quote does to the lines after it)."""
     what = ""
+    inside = [text for cell in cells for text in cell.splitlines()[1:]]
     if _ends_inside_quotes("".join(raw), separator):
         what = "runs to the end of the file"
-    else:
-        # The last line holds the closing quote and the rest of the record: not swallowed.
-        for offset, text in enumerate(raw[1:-1], start=1):
-            if width >= 2 and _looks_like_a_row(text, separator, width):
-                what = (f"swallows line {start + offset} ({text.strip()[:60]}), which looks "
-                        "like a row")
-                break
+    elif width >= 2:
+        swallowed = next((text for text in inside
+                          if _looks_like_a_row(text, separator, width)), None)
+        if swallowed is not None:
+            line = start + next(number for number, text in enumerate(raw)
+                                if swallowed in text)
+            what = f"swallows line {line} ({swallowed.strip()[:60]}), which looks like a row"
     if what:
         raise CsvRecordProblem(
             f"unclosed quote starting on line {start}: the quoted cell {what}. Nothing was "

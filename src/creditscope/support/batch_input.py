@@ -47,6 +47,7 @@ _SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _EXCEL_SEP_LINE = re.compile(r'^"?sep=(.)"?\s*$', re.IGNORECASE)
 _TAB_SUFFIXES = frozenset({".tsv", ".tab"})  # tab-separated by name, whatever the header holds
 _HEADER_SEARCH = 10  # non-blank lines looked at for the header (title rows above it)
+_QUOTED_HEADER_LINES = 4  # lines a quoted header cell may run over (Alt+Enter in a header)
 _LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
 JSONL_ECHO_COLUMN = "input"  # a JSON Lines row is echoed whole, as the line it was
 
@@ -188,9 +189,16 @@ class BatchFile:
         """``(line, text)`` of the first non-blank lines, as many as the header search needs."""
         found: list[tuple[int, str]] = []
         with self._open() as handle:
+            pending = (0, "")  # a header cell quoted across lines ("Company⏎Name")
             for number, line in enumerate(handle, start=1):
-                if line.strip():
-                    found.append((number, line))
+                start, text = pending if pending[1] else (number, "")
+                text += line
+                if text.count('"') % 2 and number - start < _QUOTED_HEADER_LINES:
+                    pending = (start, text)
+                    continue
+                pending = (0, "")
+                if text.strip():
+                    found.append((start, text))
                     if len(found) > _HEADER_SEARCH:
                         break
         return found
@@ -285,7 +293,8 @@ class BatchFile:
         return f"{self.path}" if self.sheet is None else f"{self.path}, sheet {self.sheet.name!r}"
 
     def _check_header(self, header: list[str]) -> None:
-        columns = [original_cell(name).strip() for name in header]
+        # A line break typed in a header cell ("Company⏎Name") reads as a space.
+        columns = [" ".join(original_cell(name).split()) for name in header]
         while columns and not columns[-1]:
             columns.pop()  # trailing empty columns, as spreadsheets add them
         if "" in columns:
