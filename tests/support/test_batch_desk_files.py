@@ -7,6 +7,7 @@ from __future__ import annotations
 import zipfile
 from pathlib import Path
 
+import pytest
 from test_batch_corpus import CORPUS, PRICE, nothing_spent, results, run
 
 from credit_counts import ledger_spent
@@ -186,3 +187,40 @@ def test_a_header_cell_with_a_line_break_reads_as_its_words(
     assert "columns Company Name (as name), Web site (as website)" in result.output
     assert [(row["line"], row["status"], row["Company Name"]) for row in results(out)] == [
         ("4", "valid", "Acme Robotics"), ("5", "valid", "Beta Corp")]
+
+
+@pytest.mark.parametrize(("name", "advice", "reads"), [
+    ("japanese-shift-jis.csv", "--encoding cp932", "会社名,ウェブサイト"),
+    ("greek-cp1253.csv", "--encoding cp1253", "Ελληνική Εταιρεία Α.Ε."),
+])
+def test_encoding_advice_reads_the_files_own_script_and_works(
+    isolated_dirs: dict[str, Path], name: str, advice: str, reads: str,
+) -> None:
+    refused = run(str(CORPUS / name), "--dry-run")
+    assert refused.exit_code == 2
+    assert f"re-run with {advice}" in refused.output and reads in refused.output
+    followed = run(str(CORPUS / name), *advice.split(), "--dry-run")
+    assert followed.exit_code == 0, followed.output
+    assert nothing_spent(isolated_dirs)
+
+
+def test_a_lone_nul_byte_in_utf8_is_named_not_called_utf16(
+    isolated_dirs: dict[str, Path],
+) -> None:
+    refused = run(str(CORPUS / "nul-in-utf8.csv"), "--dry-run")
+    assert refused.exit_code == 2
+    assert "line 3: a NUL byte" in refused.output and "UTF-16" not in refused.output
+    assert "utf-16" not in refused.output
+
+
+@pytest.mark.parametrize(("name", "said"), [
+    ("utf8-latin.csv", 'read as cp1252 it says "NestlÃ© S.A.,nestle.com" instead of '
+                       '"Nestlé S.A.,nestle.com"'),
+    ("utf8-bom-latin.csv", "UTF-8 (it starts with a UTF-8 byte-order mark)"),
+])
+def test_a_utf8_file_forced_to_cp1252_is_refused_not_read_as_mojibake(
+    isolated_dirs: dict[str, Path], name: str, said: str,
+) -> None:
+    refused = run(str(CORPUS / name), "--encoding", "cp1252", "--yes")
+    assert refused.exit_code == 2 and said in refused.output
+    assert "drop --encoding cp1252" in refused.output and nothing_spent(isolated_dirs)
