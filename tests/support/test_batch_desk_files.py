@@ -224,3 +224,32 @@ def test_a_utf8_file_forced_to_cp1252_is_refused_not_read_as_mojibake(
     refused = run(str(CORPUS / name), "--encoding", "cp1252", "--yes")
     assert refused.exit_code == 2 and said in refused.output
     assert "drop --encoding cp1252" in refused.output and nothing_spent(isolated_dirs)
+
+
+@pytest.mark.parametrize(("name", "kind"), [
+    ("html-saved-as.xls", "an HTML page"),
+    ("xml-spreadsheet-2003.xls", 'an XML file (Excel 2003 "XML Spreadsheet")'),
+])
+def test_markup_saved_as_xls_is_named_with_what_to_do(
+    isolated_dirs: dict[str, Path], name: str, kind: str,
+) -> None:
+    refused = run(str(CORPUS / name), "--dry-run")
+    assert refused.exit_code == 2 and "--name-column" not in refused.output
+    assert (f"is {kind}, not a table batch reads: open it in Excel and save it as .xlsx or "
+            "CSV") in refused.output
+
+
+def test_a_header_below_eleven_title_rows_is_found(isolated_dirs: dict[str, Path]) -> None:
+    result = run(str(CORPUS / "eleven-title-rows.csv"), "--ignore-extra-columns", "--dry-run")
+    assert result.exit_code == 0, result.output
+    assert "header on line 12, below 11 title rows" in result.output
+
+
+def test_an_empty_first_sheet_points_at_the_sheet_holding_the_list(
+    isolated_dirs: dict[str, Path],
+) -> None:
+    refused = run(str(CORPUS / "empty-first-sheet.xlsx"), "--dry-run")
+    assert refused.exit_code == 2 and "sheet 'Empty' is empty" in refused.output
+    assert "The list may be on another sheet: --sheet 'Data'" in refused.output
+    assert run(str(CORPUS / "empty-first-sheet.xlsx"), "--sheet", "Data",
+               "--dry-run").exit_code == 0

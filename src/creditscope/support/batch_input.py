@@ -38,7 +38,7 @@ from creditscope.support.batch_csv_records import (
     csv_records,
 )
 from creditscope.support.batch_encoding import EncodingProblem, TextEncoding, detect_encoding
-from creditscope.support.batch_sheets import Sheet, open_sheet, workbook_kind
+from creditscope.support.batch_sheets import Sheet, markup_kind, open_sheet, workbook_kind
 from creditscope.support.batch_skipped import footer_reason, skip_reason
 from creditscope.wording import counted
 
@@ -46,7 +46,7 @@ _JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson", ".jsonlines"})
 _SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _EXCEL_SEP_LINE = re.compile(r'^"?sep=(.)"?\s*$', re.IGNORECASE)
 _TAB_SUFFIXES = frozenset({".tsv", ".tab"})  # tab-separated by name, whatever the header holds
-_HEADER_SEARCH = 10  # non-blank lines looked at for the header (title rows above it)
+_HEADER_SEARCH = 30  # non-blank lines looked at for the header (a report's title rows)
 _QUOTED_HEADER_LINES = 4  # lines a quoted header cell may run over (Alt+Enter in a header)
 _LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
 JSONL_ECHO_COLUMN = "input"  # a JSON Lines row is echoed whole, as the line it was
@@ -214,6 +214,10 @@ class BatchFile:
                 f"{self.path} is empty: expected a header row ({hint}), then one row per request"
             )
         first = lines[0][1]
+        markup = markup_kind(first)
+        if markup is not None:
+            raise BatchFileProblem(f"{self.path} is {markup}, not a table batch reads: open "
+                                   "it in Excel and save it as .xlsx or CSV (nothing was sent)")
         if first.lstrip().startswith("["):
             raise BatchFileProblem(
                 f"{self.path} holds a JSON array; write one JSON object per line "
@@ -258,17 +262,18 @@ class BatchFile:
                         break
         except FileRefused as exc:
             raise BatchFileProblem(str(exc)) from None
+        others = [name for name in sheet.names if name != sheet.name]
+        elsewhere = (f". The list may be on another sheet: --sheet "
+                     f"{' or '.join(repr(name) for name in others)}" if others else "")
         if not head:
             raise BatchFileProblem(f"{self.path}: sheet {sheet.name!r} is empty: expected a "
-                                   f"header row ({hint}), then one row per request")
+                                   f"header row ({hint}), then one row per request{elsewhere}")
         try:
             self._choose_header(head)
         except BatchFileProblem as exc:
-            others = [name for name in sheet.names if name != sheet.name]
             if not others:
                 raise
-            raise BatchFileProblem(f"{exc}. The list may be on another sheet: --sheet "
-                                   f"{' or '.join(repr(name) for name in others)}") from None
+            raise BatchFileProblem(f"{exc}{elsewhere}") from None
 
     def _choose_header(self, rows: list[tuple[int, list[str]]]) -> int:
         """The header: among the first rows, the one whose cells name the most parameters

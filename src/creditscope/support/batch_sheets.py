@@ -62,6 +62,17 @@ def not_a_text_table(path: Path, kind: str = "binary data") -> str:
             "(\"CSV UTF-8\" in Excel) or as an .xlsx workbook (nothing was sent)")
 
 
+def markup_kind(first_line: str) -> str | None:
+    """What a text file whose first line is markup is: Excel opens both an HTML table and
+    an Excel 2003 XML workbook saved as ``.xls``, but neither is a CSV."""
+    head = first_line.lstrip("\ufeff \t").casefold()
+    if head.startswith(("<html", "<!doctype html", "<table", "<meta")):
+        return "an HTML page"
+    if head.startswith("<?xml") or head.startswith("<workbook"):
+        return "an XML file (Excel 2003 \"XML Spreadsheet\")"
+    return None
+
+
 def _zip_kind(path: Path) -> str:
     try:
         with zipfile.ZipFile(path) as archive:
