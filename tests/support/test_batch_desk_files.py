@@ -253,3 +253,21 @@ def test_an_empty_first_sheet_points_at_the_sheet_holding_the_list(
     assert "The list may be on another sheet: --sheet 'Data'" in refused.output
     assert run(str(CORPUS / "empty-first-sheet.xlsx"), "--sheet", "Data",
                "--dry-run").exit_code == 0
+
+
+def test_results_of_a_semicolon_file_open_in_columns_in_german_excel(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    out = tmp_path / "results.csv"
+    done = run(str(CORPUS / "excel-de-cp1252.csv"), "--encoding", "cp1252",
+               "--ignore-extra-columns", "--dry-run", "--out", str(out))
+    assert done.exit_code == 0, done.output
+    assert "semicolon-separated as the input" in done.output
+    header = out.read_text(encoding="utf-8-sig").splitlines()[0]
+    assert header.startswith("line;status;credits;") and "," not in header
+    with_sep = tmp_path / "sep.csv"  # Excel's sep= line goes back too
+    with_sep.write_text("sep=;\nName;Website\nSiemens AG;siemens.com\n", encoding="utf-8")
+    run(str(with_sep), "--dry-run", "--out", str(out))
+    assert out.read_text(encoding="utf-8").splitlines()[:2] == [
+        "sep=;", "line;status;credits;possibly_charged;cache;error;note;Name;Website;matches;"
+        "best_match;best_match_url;confidence;name_similarity;website_match"]

@@ -92,6 +92,7 @@ class BatchFile:
                                        f"{param} parameter (accepted: {', '.join(self.accepted)})")
         self.format = "jsonl" if path.suffix.lower() in _JSONL_SUFFIXES else "csv"
         self.separator = ","
+        self.sep_line = False  # the file began with Excel's "sep=;" line
         self.sheet: Sheet | None = self._sheet(sheet)
         self.ignored_encoding = encoding if self.sheet is not None else None
         if self.sheet is not None:
@@ -231,6 +232,7 @@ class BatchFile:
         fixed = "\t" if self.path.suffix.lower() in _TAB_SUFFIXES else None
         if excel_sep:  # Excel's "sep=;" names the separator; the header is the next line
             fixed = excel_sep.group(1)
+            self.sep_line = True
             lines = lines[1:]
             if not lines:
                 raise BatchFileProblem(f"{self.path} has a sep= line but no header ({hint})")
