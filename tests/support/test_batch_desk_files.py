@@ -271,3 +271,13 @@ def test_results_of_a_semicolon_file_open_in_columns_in_german_excel(
     assert out.read_text(encoding="utf-8").splitlines()[:2] == [
         "sep=;", "line;status;credits;possibly_charged;cache;error;note;Name;Website;matches;"
         "best_match;best_match_url;confidence;name_similarity;website_match"]
+
+
+def test_messages_read_as_written_english(tmp_path: Path, isolated_dirs: dict[str, Path]) -> None:
+    other_sheet = run(str(CORPUS / "accounts.xlsx"), "--dry-run")
+    assert "(they are then echoed in --out). The list may be on another sheet" in (
+        other_sheet.output)
+    one_column = tmp_path / "names.csv"
+    one_column.write_text("Company\nAcme,acme.com\nBeta\n", encoding="utf-8")
+    result = run(str(one_column), "--dry-run")
+    assert "line 2: 2 cells but the header has 1 column (" in result.output

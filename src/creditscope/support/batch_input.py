@@ -275,7 +275,7 @@ class BatchFile:
         except BatchFileProblem as exc:
             if not others:
                 raise
-            raise BatchFileProblem(f"{exc}{elsewhere}") from None
+            raise BatchFileProblem(f"{str(exc).rstrip('.')}{elsewhere}") from None
 
     def _choose_header(self, rows: list[tuple[int, list[str]]]) -> int:
         """The header: among the first rows, the one whose cells name the most parameters
@@ -394,7 +394,8 @@ class BatchFile:
             beyond = ("a value right of the header's last column" if self.sheet is not None
                       else "a separator inside a value needs quotes")
             return InputRow(line, {}, echo, (
-                f"{len(cells)} cells but the header has {width} columns ({beyond})"))
+                f"{counted(len(cells), 'cell')} but the header has "
+                f"{counted(width, 'column')} ({beyond})"))
         params: dict[str, Any] = {}
         notes = []
         for name, cell in zip(self.params_of_columns, cells, strict=False):
