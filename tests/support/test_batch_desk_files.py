@@ -281,3 +281,19 @@ def test_messages_read_as_written_english(tmp_path: Path, isolated_dirs: dict[st
     one_column.write_text("Company\nAcme,acme.com\nBeta\n", encoding="utf-8")
     result = run(str(one_column), "--dry-run")
     assert "line 2: 2 cells but the header has 1 column (" in result.output
+
+
+def test_a_row_hidden_in_the_workbook_is_skipped_with_a_note_not_charged(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    out = tmp_path / "results.csv"
+    result = run(str(CORPUS / "filtered-hidden-row.xlsx"), "--ignore-extra-columns", "--yes",
+                 "--out", str(out))
+    assert result.exit_code == 0, result.output
+    rows = {row["line"]: row for row in results(out)}
+    assert rows["5"]["status"] == "skipped" and rows["5"]["Company"] == "Hidden Row Co"
+    assert rows["5"]["note"] == ("hidden in the workbook (filtered out), not sent; unhide it "
+                                 "to send it")
+    sent = [row for row in rows.values() if row["status"] == "ok"]
+    assert "Hidden Row Co" not in {row["Company"] for row in sent}
+    assert ledger_spent() == len(sent) * PRICE

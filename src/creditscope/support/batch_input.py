@@ -381,6 +381,9 @@ class BatchFile:
                 yield InputRow(line, {}, problem=cells)
             elif not any(cell.strip() for cell in cells):
                 yield InputRow(line, {}, tuple("" for _ in self.echo_columns), blank=True)
+            elif self.sheet is not None and self.sheet.hidden(line):
+                yield InputRow(line, {}, self._row(line, cells).echo, skipped=(
+                    "hidden in the workbook (filtered out), not sent; unhide it to send it"))
             else:
                 yield self._row(line, cells)
 

@@ -22,7 +22,7 @@ from pathlib import Path
 from xml.etree import ElementTree
 
 from creditscope.file_reading import FileRefused, open_regular_file
-from creditscope.support.batch_formulas import UncalculatedFormula, uncalculated_cells
+from creditscope.support.batch_sheet_xml import SheetXml, UncalculatedFormula, read_sheet_xml
 
 _ZIP = b"PK\x03\x04"
 _COMPOUND = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # .xls, and an encrypted .xlsx
@@ -105,8 +105,12 @@ class Sheet:
     name: str
     index: int
     names: tuple[str, ...]  # every sheet of the workbook, in order
-    # (row, column) from 1 -> the text of a HYPERLINK saved without its value
-    uncalculated: dict[tuple[int, int], str] = field(default_factory=dict, compare=False)
+    # formulas saved without values (HYPERLINK's text), hidden rows: an .xlsx's XML
+    xml: SheetXml = field(default_factory=SheetXml, compare=False)
+
+    def hidden(self, row: int) -> bool:
+        """Whether the spreadsheet hides this row (a filter the customer set)."""
+        return row in self.xml.hidden_rows
 
     @property
     def description(self) -> str:
@@ -129,8 +133,8 @@ class Sheet:
                 row = first + offset + 1
                 texts = [cell_text(cell) for cell in cells]
                 for column, text in enumerate(texts, start=left + 1):
-                    if not text and (row, column) in self.uncalculated:
-                        texts[column - left - 1] = self.uncalculated[row, column]
+                    if not text and (row, column) in self.xml.uncalculated:
+                        texts[column - left - 1] = self.xml.uncalculated[row, column]
                 yield row, texts
 
 
@@ -162,19 +166,21 @@ def open_sheet(path: Path, kind: str, wanted: str | None) -> Sheet:
             raise FileRefused(f"{path} has no sheet {wanted!r} (its sheets: "
                               f"{', '.join(repr(name) for name in names)})")
         index = folded.index(wanted.casefold())
-    return Sheet(path, kind, names[index], index, tuple(names), _uncalculated(path, kind, index))
+    return Sheet(path, kind, names[index], index, tuple(names),
+                 _sheet_xml(path, kind, index))
 
 
-def _uncalculated(path: Path, kind: str, index: int) -> dict[tuple[int, int], str]:
-    """The sheet's formula cells saved without a value (a script's .xlsx), as shown text."""
+def _sheet_xml(path: Path, kind: str, index: int) -> SheetXml:
+    """An .xlsx sheet's formulas saved without a value (a script's workbook) and hidden
+    rows; ``FileRefused`` for a formula whose value is unknown."""
     if kind != "xlsx":
-        return {}  # .ods and .xls keep a value with every formula
+        return SheetXml()  # .ods and .xls keep a value with every formula
     try:
-        return uncalculated_cells(str(path), index)
+        return read_sheet_xml(str(path), index)
     except UncalculatedFormula as exc:
         raise FileRefused(f"{path}: {exc}") from None
-    except (KeyError, zipfile.BadZipFile, ElementTree.ParseError):
-        return {}  # an .xlsb or an odd layout: calamine's values are all there is
+    except (KeyError, ValueError, zipfile.BadZipFile, ElementTree.ParseError):
+        return SheetXml()  # an .xlsb or an odd layout: calamine's values are all there is
 
 
 def cell_text(value: object) -> str:

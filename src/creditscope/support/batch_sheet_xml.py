@@ -1,11 +1,14 @@
-"""Formulas a workbook holds without their values: what scripts and CRMs save.
+"""What an .xlsx sheet's XML says and calamine does not: formulas saved without their
+values, and rows hidden by a filter.
 
 Excel and LibreOffice save each formula with the value it computed, and calamine reads
 that value. A workbook written by a program (openpyxl, a CRM's export) often holds the
 formula alone: calamine then reads an empty cell, and a ``=HYPERLINK(...)`` name or
 website would vanish from the request without a word. The sheet's XML is read once
 (streamed) for such cells: a ``HYPERLINK`` of plain text reads as the text Excel would
-show; any other formula refuses the workbook, since its value is unknown.
+show; any other formula refuses the workbook, since its value is unknown. The same pass
+notes rows hidden in the sheet (a filter the customer set): calamine reads them as any
+other row.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import posixpath
 import re
 import zipfile
+from dataclasses import dataclass, field
 from xml.etree import ElementTree
 
 _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
@@ -28,17 +32,31 @@ class UncalculatedFormula(ValueError):
     """A formula whose value was never computed; the message says what to do."""
 
 
-def uncalculated_cells(path: str, index: int) -> dict[tuple[int, int], str]:
-    """``(row, column) -> text`` (both from 1) for the ``index``-th sheet's formula cells
-    that hold no value, each a HYPERLINK's shown text; ``UncalculatedFormula`` for any
-    other formula without a value."""
+@dataclass(frozen=True)
+class SheetXml:
+    """``uncalculated``: ``(row, column) -> text`` (from 1) of formula cells saved without
+    a value, each a HYPERLINK's shown text; ``hidden_rows``: the rows hidden in the sheet."""
+
+    uncalculated: dict[tuple[int, int], str] = field(default_factory=dict)
+    hidden_rows: frozenset[int] = frozenset()
+
+
+def read_sheet_xml(path: str, index: int) -> SheetXml:
+    """What the ``index``-th sheet's XML says beyond its values; ``UncalculatedFormula``
+    for a formula without a value that is no plain HYPERLINK."""
     with zipfile.ZipFile(path) as archive:
         member = _sheet_member(archive, index)
         if member is None:
-            return {}
+            return SheetXml()
         found: dict[tuple[int, int], str] = {}
+        hidden: set[int] = set()
         with archive.open(member) as sheet:
             for _, element in ElementTree.iterparse(sheet):
+                if element.tag == f"{_MAIN}row":
+                    if element.get("hidden") in ("1", "true"):
+                        hidden.add(int(element.get("r", "0")))
+                    element.clear()  # constant memory, whatever the sheet's size
+                    continue
                 if element.tag != f"{_MAIN}c":
                     continue
                 formula = element.find(f"{_MAIN}f")
@@ -46,8 +64,7 @@ def uncalculated_cells(path: str, index: int) -> dict[tuple[int, int], str]:
                 if formula is not None and formula.text and (value is None or not value.text):
                     reference = element.get("r", "")
                     found[_position(reference)] = _shown_text(reference, formula.text)
-                element.clear()  # constant memory, whatever the sheet's size
-    return found
+    return SheetXml(found, frozenset(hidden))
 
 
 def _shown_text(reference: str, formula: str) -> str:
