@@ -297,3 +297,15 @@ def test_a_row_hidden_in_the_workbook_is_skipped_with_a_note_not_charged(
     sent = [row for row in rows.values() if row["status"] == "ok"]
     assert "Hidden Row Co" not in {row["Company"] for row in sent}
     assert ledger_spent() == len(sent) * PRICE
+
+
+def test_cells_beyond_the_header_are_kept_in_the_rows_error(
+    tmp_path: Path, isolated_dirs: dict[str, Path],
+) -> None:
+    path = tmp_path / "list.csv"
+    path.write_text("Company,Website\nAcme, Inc.,acme.com\n", encoding="utf-8")
+    out = tmp_path / "dry.csv"
+    run(str(path), "--dry-run", "--out", str(out))
+    (row,) = results(out)
+    assert (row["status"], row["Company"], row["Website"]) == ("invalid", "Acme", " Inc.")
+    assert row["error"].endswith("beyond the header: 'acme.com'")  # not lost from the results

@@ -396,9 +396,10 @@ class BatchFile:
         if any(cell.strip() for cell in cells[width:]):
             beyond = ("a value right of the header's last column" if self.sheet is not None
                       else "a separator inside a value needs quotes")
-            return InputRow(line, {}, echo, (
+            extra = ", ".join(repr(cell) for cell in cells[width:] if cell.strip())
+            return InputRow(line, {}, echo, (  # the cells no column echoes, said here
                 f"{counted(len(cells), 'cell')} but the header has "
-                f"{counted(width, 'column')} ({beyond})"))
+                f"{counted(width, 'column')} ({beyond}); beyond the header: {extra[:120]}"))
         params: dict[str, Any] = {}
         notes = []
         for name, cell in zip(self.params_of_columns, cells, strict=False):
