@@ -317,8 +317,9 @@ class BatchFile:
             raise BatchFileProblem(f"{self.where}: {exc}") from None
         extra = tuple(column for column, name in zip(columns, params, strict=True)
                       if name is None)
-        rival = next(((column, also_means(column, params)) for column in extra
-                      if also_means(column, params)), None)
+        rival = next(((column, meant) for column in extra
+                      if (meant := also_means(column, params)) and meant not in self.chosen),
+                     None)
         if rival and not self.ignore_extra:  # "Domain" beside "Website": say which is used
             used = columns[params.index(rival[1])]
             raise BatchFileProblem(
