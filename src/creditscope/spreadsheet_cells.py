@@ -50,11 +50,12 @@ class TableWriter:
     """A CSV writer (``\n`` line ends) whose every cell passes :func:`safe_cell`: the one
     way this package writes a table."""
 
-    def __init__(self, handle: TextIO) -> None:
-        self._minimal = csv.writer(handle, lineterminator="\n")
+    def __init__(self, handle: TextIO, delimiter: str = ",") -> None:
+        self._minimal = csv.writer(handle, delimiter=delimiter, lineterminator="\n")
         # Python's csv leaves a lone carriage return unquoted when lines end in "\n", and a
         # reader takes it for the end of the line: such a row is written fully quoted.
-        self._quoted = csv.writer(handle, lineterminator="\n", quoting=csv.QUOTE_ALL)
+        self._quoted = csv.writer(handle, delimiter=delimiter, lineterminator="\n",
+                                  quoting=csv.QUOTE_ALL)
 
     def writerow(self, values: Iterable[Any]) -> None:
         """Write one row, its cells neutralised."""

@@ -3,7 +3,6 @@ the budget, a second run from the cache, and Ctrl+C."""
 
 from __future__ import annotations
 
-import csv
 import json
 import signal
 import subprocess
@@ -15,6 +14,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from batch_results import read_results_csv
 from credit_counts import ledger_spent, rows_in_ledger
 from creditscope.cli import main
 from creditscope.client.client import DataClient
@@ -28,8 +28,7 @@ def run(*args: str, stdin: str | None = None) -> Any:
 
 
 def read_csv(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8-sig") as handle:  # a BOM when the input had one
-        return list(csv.DictReader(handle))
+    return read_results_csv(path)  # a semicolon file's results are semicolon-separated
 
 
 def write(path: Path, text: str, encoding: str = "utf-8") -> Path:

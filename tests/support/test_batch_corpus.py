@@ -7,7 +7,6 @@ header words of other markets and a line break inside a cell. Each goes through
 from __future__ import annotations
 
 import codecs
-import csv
 import io
 import shutil
 import zipfile
@@ -17,6 +16,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from batch_results import read_results_csv
 from credit_counts import ledger_spent, sandbox_balance
 from creditscope.cli import main
 from creditscope.sandbox import DEFAULT_CREDITS
@@ -31,8 +31,7 @@ def run(*args: str) -> Any:
 
 
 def results(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        return list(csv.DictReader(handle))
+    return read_results_csv(path)  # a semicolon file's results are semicolon-separated
 
 
 def workbook_rows(path: Path) -> list[list[Any]]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import builtins
 import codecs
-import csv
 import os
 import select
 import signal
@@ -19,6 +18,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
+from batch_results import read_results_csv
 from credit_counts import ledger_spent, sandbox_balance
 from creditscope.cli import main
 from creditscope.client.client import DataClient
@@ -37,8 +37,7 @@ def run(*args: str, stdin: str | None = None) -> Any:
 
 
 def read_results(path: Path) -> list[dict[str, str]]:
-    with path.open(encoding="utf-8-sig", newline="") as handle:
-        return list(csv.DictReader(handle))
+    return read_results_csv(path)  # a semicolon file's results are semicolon-separated
 
 
 def distinct_valid_requests(source: BatchFile) -> int:

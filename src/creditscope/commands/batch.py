@@ -294,6 +294,7 @@ def _write(output: Output, source: BatchFile, client: DataClient, plan: BatchPla
            not_run: str, dry_run: bool = False) -> bool:
     """Write one row per input line to ``--out`` (if given); False when that failed."""
     from creditscope.support.batch_output import (
+        csv_separator,
         output_columns,
         output_format,
         result_rows,
@@ -307,15 +308,20 @@ def _write(output: Output, source: BatchFile, client: DataClient, plan: BatchPla
     fmt = "csv" if destination.to_stdout else output_format(destination.path)
     bom = fmt == "csv" and not destination.to_stdout and (output.excel or source.from_excel)
     rows = result_rows(source, client, plan, columns, not_run=not_run, dry_run=dry_run)
+    delimiter, sep_line = csv_separator(source)
+    separator = (delimiter, sep_line and not bom)  # after a BOM Excel shows "sep=;" as text
     try:
-        count = destination.write(lambda handle: write_rows(handle, fmt, columns.all, rows),
-                                  bom=bom)
+        count = destination.write(
+            lambda handle: write_rows(handle, fmt, columns.all, rows, separator), bom=bom)
     except OSError as exc:
         click.echo(f"error: cannot write {destination.path}: {exc.strerror or exc}. The "
                    "answers are cached: run again with another --out, free.", err=True)
         return False
     if not destination.to_stdout:
         excel = ", with a BOM for Excel" if bom else ""
+        if fmt == "csv" and separator[0] != ",":
+            excel = f", {'semicolon' if separator[0] == ';' else repr(separator[0])}-separated" \
+                f" as the input{excel}"
         click.echo(shown(f"Wrote {counted(count, 'row')} to {destination.path} "
                          f"({fmt.upper()}{excel})."), err=True)
     return True

@@ -47,7 +47,7 @@ _ALIASES: dict[str, tuple[str, ...]] = {
         # English
         "website", "website url", "web site", "site", "url", "homepage", "home page", "web",
         "web address", "domain", "domain name", "company website", "company domain",
-        "company url", "www",
+        "company url", "www", "company domain name",
         # German
         "webseite", "internetseite", "internetadresse", "homepage url", "domäne",
         # French
@@ -112,3 +112,10 @@ def column_params(columns: Sequence[str], accepted: Sequence[str],
                 f"say which with --{meant}-column")
         params[index] = meant
     return tuple(params)
+
+
+def also_means(column: str, params: Sequence[str | None]) -> str | None:
+    """The parameter ``column`` usually means when another column already holds it
+    (``Domain`` beside ``Website``), else None."""
+    meant = _BY_ALIAS.get(fold_header(column))
+    return meant if meant in params else None

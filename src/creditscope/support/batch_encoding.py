@@ -77,7 +77,25 @@ def detect_encoding(path: Path, forced: str | None = None) -> TextEncoding:
         if sniffed is None or _family(name) != _family(sniffed.codec):
             encoding = TextEncoding(name, b"", f"{forced} (--encoding)")
     _check_decodes(path, encoding, forced is not None)
+    if forced is not None and _family(encoding.codec) not in ("utf-8", "utf-16"):
+        _refuse_utf8_read_as(path, encoding.codec, sniffed is not None)
     return encoding
+
+
+def _refuse_utf8_read_as(path: Path, codec: str, has_bom: bool) -> None:
+    """``--encoding cp1252`` on a UTF-8 file reads "NestlÃ© S.A."; text that is valid
+    UTF-8 with non-ASCII in it is UTF-8 (an 8-bit export almost never is), so refuse."""
+    sample = _non_ascii_sample(path)
+    try:
+        _check_decodes(path, TextEncoding("utf-8"), True)
+        reads = sample.decode("utf-8").splitlines()[0].lstrip("\ufeff").strip()
+    except (EncodingProblem, UnicodeDecodeError, IndexError):
+        return
+    wrong = sample.decode(codec, errors="replace").splitlines()[0].strip()
+    bom = " (it starts with a UTF-8 byte-order mark)" if has_bom else ""
+    raise EncodingProblem(
+        f"{path} is UTF-8{bom}: read as {codec} it says \"{wrong[:60]}\" instead of "
+        f"\"{reads[:60]}\"; drop --encoding {codec} (nothing was sent)")
 
 
 def _family(codec: str) -> str:
@@ -119,6 +137,14 @@ def _check_decodes(path: Path, encoding: TextEncoding, forced: bool) -> None:
 def _nul_byte(path: Path, line: int) -> ValueError:
     """A NUL byte: UTF-16 saved without a BOM when the whole file reads so (checked), else
     not a text table at all."""
+    with open_regular_file(path) as handle:
+        head = handle.read(_CHUNK)
+    if head.count(b"\0") * 20 < len(head):  # UTF-16 of a table: a NUL in most cells
+        if _reads_as_text(path, "utf-8", nul_allowed=True):
+            return EncodingProblem(
+                f"{path}: line {line}: a NUL byte (a broken export or a copy error) in "
+                "otherwise UTF-8 text; remove it, or export the list again (nothing was sent)")
+        return NotATextTable(not_a_text_table(path))
     wide = checked_guess(path, [codec for codec in ("utf-16-le", "utf-16-be")
                                 if _reads_as_text(path, codec)])
     if wide is None:
@@ -128,10 +154,12 @@ def _nul_byte(path: Path, line: int) -> ValueError:
         f"a byte-order mark; re-run with --encoding {wide} (nothing was sent)")
 
 
-def _reads_as_text(path: Path, codec: str) -> bool:
+def _reads_as_text(path: Path, codec: str, nul_allowed: bool = False) -> bool:
     """Whether the file's start, read as ``codec``, is printable text (a table's cells)."""
     with open_regular_file(path) as handle:
         head = handle.read(_CHUNK)
+    if nul_allowed:
+        head = head.replace(b"\0", b"")
     text = head[: len(head) // 2 * 2].decode(codec, errors="replace")
     printable = sum(char.isprintable() or char in "\t\r\n" for char in text)
     return printable >= 0.95 * max(len(text), 1) and "\ufffd" not in text
@@ -188,6 +216,11 @@ def _described(codec: str) -> str:
     return {"cp1252": "cp1252/Latin-1, Windows Western European",
             "cp1250": "cp1250, Windows Central European",
             "cp1251": "cp1251, Windows Cyrillic",
+            "cp1253": "cp1253, Windows Greek",
+            "cp932": "cp932/Shift_JIS, Japanese Windows",
+            "gb18030": "GB18030, Simplified Chinese",
+            "big5": "Big5, Traditional Chinese",
+            "euc-kr": "EUC-KR, Korean",
             "cp850": "cp850, DOS Western European",
             "mac_roman": "Mac Roman, as Excel for Mac saves CSV"}.get(codec, codec)
 

@@ -31,17 +31,23 @@ from creditscope import json_limits
 from creditscope.client.validation import accepted_fields, required_fields
 from creditscope.file_reading import FileRefused
 from creditscope.spreadsheet_cells import original_cell
-from creditscope.support.batch_columns import ColumnChoiceProblem, column_params
+from creditscope.support.batch_columns import ColumnChoiceProblem, also_means, column_params
+from creditscope.support.batch_csv_records import (
+    MAX_CELL_CHARS,
+    CsvRecordProblem,
+    csv_records,
+)
 from creditscope.support.batch_encoding import EncodingProblem, TextEncoding, detect_encoding
-from creditscope.support.batch_sheets import Sheet, open_sheet, workbook_kind
-from creditscope.support.batch_skipped import skip_reason
+from creditscope.support.batch_sheets import Sheet, markup_kind, open_sheet, workbook_kind
+from creditscope.support.batch_skipped import footer_reason, skip_reason
 from creditscope.wording import counted
 
 _JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson", ".jsonlines"})
 _SEPARATORS = {",": "comma", ";": "semicolon", "\t": "tab", "|": "pipe"}
 _EXCEL_SEP_LINE = re.compile(r'^"?sep=(.)"?\s*$', re.IGNORECASE)
 _TAB_SUFFIXES = frozenset({".tsv", ".tab"})  # tab-separated by name, whatever the header holds
-_HEADER_SEARCH = 10  # non-blank lines looked at for the header (title rows above it)
+_HEADER_SEARCH = 30  # non-blank lines looked at for the header (a report's title rows)
+_QUOTED_HEADER_LINES = 4  # lines a quoted header cell may run over (Alt+Enter in a header)
 _LINE_BREAKS = re.compile(r"\s*[\r\n]+\s*")
 JSONL_ECHO_COLUMN = "input"  # a JSON Lines row is echoed whole, as the line it was
 
@@ -86,6 +92,7 @@ class BatchFile:
                                        f"{param} parameter (accepted: {', '.join(self.accepted)})")
         self.format = "jsonl" if path.suffix.lower() in _JSONL_SUFFIXES else "csv"
         self.separator = ","
+        self.sep_line = False  # the file began with Excel's "sep=;" line
         self.sheet: Sheet | None = self._sheet(sheet)
         self.ignored_encoding = encoding if self.sheet is not None else None
         if self.sheet is not None:
@@ -183,9 +190,16 @@ class BatchFile:
         """``(line, text)`` of the first non-blank lines, as many as the header search needs."""
         found: list[tuple[int, str]] = []
         with self._open() as handle:
+            pending = (0, "")  # a header cell quoted across lines ("Company⏎Name")
             for number, line in enumerate(handle, start=1):
-                if line.strip():
-                    found.append((number, line))
+                start, text = pending if pending[1] else (number, "")
+                text += line
+                if text.count('"') % 2 and number - start < _QUOTED_HEADER_LINES:
+                    pending = (start, text)
+                    continue
+                pending = (0, "")
+                if text.strip():
+                    found.append((start, text))
                     if len(found) > _HEADER_SEARCH:
                         break
         return found
@@ -201,6 +215,10 @@ class BatchFile:
                 f"{self.path} is empty: expected a header row ({hint}), then one row per request"
             )
         first = lines[0][1]
+        markup = markup_kind(first)
+        if markup is not None:
+            raise BatchFileProblem(f"{self.path} is {markup}, not a table batch reads: open "
+                                   "it in Excel and save it as .xlsx or CSV (nothing was sent)")
         if first.lstrip().startswith("["):
             raise BatchFileProblem(
                 f"{self.path} holds a JSON array; write one JSON object per line "
@@ -214,6 +232,7 @@ class BatchFile:
         fixed = "\t" if self.path.suffix.lower() in _TAB_SUFFIXES else None
         if excel_sep:  # Excel's "sep=;" names the separator; the header is the next line
             fixed = excel_sep.group(1)
+            self.sep_line = True
             lines = lines[1:]
             if not lines:
                 raise BatchFileProblem(f"{self.path} has a sep= line but no header ({hint})")
@@ -223,9 +242,17 @@ class BatchFile:
         rows: list[tuple[int, list[str], str]] = []
         for line, text in lines:
             separator = fixed or _sniffed_separator(text)
-            rows.append((line, next(csv.reader([text], delimiter=separator)), separator))
+            try:
+                rows.append((line, next(csv.reader([text], delimiter=separator)), separator))
+            except csv.Error:  # a cell past the limit on a line the header is looked for in
+                raise BatchFileProblem(f"{self.path}: line {line} has a cell longer than "
+                                       f"{MAX_CELL_CHARS // 2**20} MB; shorten it or remove "
+                                       "the row. Nothing was sent.") from None
         header = self._choose_header([(line, cells) for line, cells, _ in rows])
         self.separator = next(separator for line, _, separator in rows if line == header)
+        with self._open() as handle:  # every record once, before a row is planned or sent
+            for _ in self._csv_cells(handle):
+                pass
 
     def _check_sheet(self, sheet: Sheet, hint: str) -> None:
         head: list[tuple[int, list[str]]] = []
@@ -237,17 +264,18 @@ class BatchFile:
                         break
         except FileRefused as exc:
             raise BatchFileProblem(str(exc)) from None
+        others = [name for name in sheet.names if name != sheet.name]
+        elsewhere = (f". The list may be on another sheet: --sheet "
+                     f"{' or '.join(repr(name) for name in others)}" if others else "")
         if not head:
             raise BatchFileProblem(f"{self.path}: sheet {sheet.name!r} is empty: expected a "
-                                   f"header row ({hint}), then one row per request")
+                                   f"header row ({hint}), then one row per request{elsewhere}")
         try:
             self._choose_header(head)
         except BatchFileProblem as exc:
-            others = [name for name in sheet.names if name != sheet.name]
             if not others:
                 raise
-            raise BatchFileProblem(f"{exc}. The list may be on another sheet: --sheet "
-                                   f"{' or '.join(repr(name) for name in others)}") from None
+            raise BatchFileProblem(f"{str(exc).rstrip('.')}{elsewhere}") from None
 
     def _choose_header(self, rows: list[tuple[int, list[str]]]) -> int:
         """The header: among the first rows, the one whose cells name the most parameters
@@ -272,7 +300,8 @@ class BatchFile:
         return f"{self.path}" if self.sheet is None else f"{self.path}, sheet {self.sheet.name!r}"
 
     def _check_header(self, header: list[str]) -> None:
-        columns = [original_cell(name).strip() for name in header]
+        # A line break typed in a header cell ("Company⏎Name") reads as a space.
+        columns = [" ".join(original_cell(name).split()) for name in header]
         while columns and not columns[-1]:
             columns.pop()  # trailing empty columns, as spreadsheets add them
         if "" in columns:
@@ -288,6 +317,15 @@ class BatchFile:
             raise BatchFileProblem(f"{self.where}: {exc}") from None
         extra = tuple(column for column, name in zip(columns, params, strict=True)
                       if name is None)
+        rival = next(((column, meant) for column in extra
+                      if (meant := also_means(column, params)) and meant not in self.chosen),
+                     None)
+        if rival and not self.ignore_extra:  # "Domain" beside "Website": say which is used
+            used = columns[params.index(rival[1])]
+            raise BatchFileProblem(
+                f"{self.where}: columns {used!r} and {rival[0]!r} could both be the "
+                f"{rival[1]} ({used!r} is the parameter's own name); say which with "
+                f"--{rival[1]}-column, or pass --ignore-extra-columns to use {used!r}")
         if extra and not self.ignore_extra:
             raise BatchFileProblem(
                 f"{self.where}: column{'s' if len(extra) > 1 else ''} {', '.join(extra)} "
@@ -311,19 +349,31 @@ class BatchFile:
 
     def _csv_cells(self, handle: TextIO) -> Iterator[tuple[int, list[str] | str]]:
         """``(line, cells)`` of every CSV record, or ``(line, why)`` for a broken one."""
-        reader = csv.reader(handle, delimiter=self.separator)
-        while True:
-            start = reader.line_num + 1  # a quoted cell may run over several lines
-            try:
-                cells = next(reader)
-            except StopIteration:
-                return
-            except csv.Error as exc:
-                yield start, f"unreadable line ({exc})"
-                continue
-            yield start, [original_cell(cell) for cell in cells]  # a file `batch --out` wrote
+        try:
+            for start, cells in csv_records(handle, self.separator, len(self.echo_columns)):
+                yield start, (cells if isinstance(cells, str)  # a file `batch --out` wrote:
+                              else [original_cell(cell) for cell in cells])
+        except CsvRecordProblem as exc:
+            raise BatchFileProblem(f"{self.path}: {exc}") from None
 
     def _table_rows(self, records: Iterator[tuple[int, list[str] | str]]
+                    ) -> Iterator[InputRow]:
+        """Every row; footer-shaped rows are held back until it is known whether a request
+        follows them (then they are rows) or only blanks and footers (then skipped)."""
+        held: list[tuple[InputRow, InputRow]] = []  # (as read, as a skipped footer)
+        for row in self._plain_rows(records):
+            footer = footer_reason(row.echo) if not (row.problem or row.skipped) else None
+            if footer is not None:
+                held.append((row, InputRow(row.line, {}, row.echo, skipped=footer)))
+            elif held and (row.blank or row.skipped):
+                held.append((row, row))
+            else:
+                yield from (read for read, _ in held)
+                held.clear()
+                yield row
+        yield from (as_footer for _, as_footer in held)
+
+    def _plain_rows(self, records: Iterator[tuple[int, list[str] | str]]
                     ) -> Iterator[InputRow]:
         for line, cells in records:
             if line <= self.header_line:
@@ -332,6 +382,9 @@ class BatchFile:
                 yield InputRow(line, {}, problem=cells)
             elif not any(cell.strip() for cell in cells):
                 yield InputRow(line, {}, tuple("" for _ in self.echo_columns), blank=True)
+            elif self.sheet is not None and self.sheet.hidden(line):
+                yield InputRow(line, {}, self._row(line, cells).echo, skipped=(
+                    "hidden in the workbook (filtered out), not sent; unhide it to send it"))
             else:
                 yield self._row(line, cells)
 
@@ -344,8 +397,10 @@ class BatchFile:
         if any(cell.strip() for cell in cells[width:]):
             beyond = ("a value right of the header's last column" if self.sheet is not None
                       else "a separator inside a value needs quotes")
-            return InputRow(line, {}, echo, (
-                f"{len(cells)} cells but the header has {width} columns ({beyond})"))
+            extra = ", ".join(repr(cell) for cell in cells[width:] if cell.strip())
+            return InputRow(line, {}, echo, (  # the cells no column echoes, said here
+                f"{counted(len(cells), 'cell')} but the header has "
+                f"{counted(width, 'column')} ({beyond}); beyond the header: {extra[:120]}"))
         params: dict[str, Any] = {}
         notes = []
         for name, cell in zip(self.params_of_columns, cells, strict=False):

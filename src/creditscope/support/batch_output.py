@@ -120,10 +120,21 @@ def output_format(path: Path) -> str:
     return OUTPUT_FORMATS.get(path.suffix.lower(), "csv")
 
 
+def csv_separator(source: BatchFile) -> tuple[str, bool]:
+    """The results' CSV separator and whether to write Excel's ``sep=`` line: what the
+    input's own ``sep=`` line named, or a semicolon when the input used one (German and
+    French Excel read and write ``;``, and open a comma file in one column); else a comma."""
+    if source.format == "csv" and (source.sep_line or source.separator == ";"):
+        return source.separator, source.sep_line
+    return ",", False
+
+
 def write_rows(handle: TextIO, fmt: str, columns: tuple[str, ...],
-               rows: Iterable[dict[str, Any]]) -> int:
-    """Write ``rows`` to ``handle`` as CSV (with a header), JSON Lines or an .xlsx (into
-    the text handle's bytes); returns the count."""
+               rows: Iterable[dict[str, Any]], separator: tuple[str, bool] = (",", False)
+               ) -> int:
+    """Write ``rows`` to ``handle`` as CSV (with a header; ``separator`` from
+    :func:`csv_separator`), JSON Lines or an .xlsx (into the text handle's bytes); returns
+    the count."""
     if fmt == "xlsx":
         handle.flush()
         return write_workbook(handle.buffer, columns, rows)  # a workbook is bytes
@@ -134,7 +145,10 @@ def write_rows(handle: TextIO, fmt: str, columns: tuple[str, ...],
                                     default=str) + "\n")
             count += 1
         return count
-    writer = TableWriter(handle)
+    delimiter, sep_line = separator
+    if sep_line:
+        handle.write(f"sep={delimiter}\n")
+    writer = TableWriter(handle, delimiter)
     writer.writerow(columns)
     for row in rows:  # the customer's cells and the service's names: never a formula
         writer.writerow("" if row.get(c) is None else row.get(c) for c in columns)

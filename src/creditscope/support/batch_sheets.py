@@ -17,10 +17,12 @@ from __future__ import annotations
 import datetime
 import zipfile
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from xml.etree import ElementTree
 
 from creditscope.file_reading import FileRefused, open_regular_file
+from creditscope.support.batch_sheet_xml import SheetXml, UncalculatedFormula, read_sheet_xml
 
 _ZIP = b"PK\x03\x04"
 _COMPOUND = b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1"  # .xls, and an encrypted .xlsx
@@ -60,6 +62,17 @@ def not_a_text_table(path: Path, kind: str = "binary data") -> str:
             "(\"CSV UTF-8\" in Excel) or as an .xlsx workbook (nothing was sent)")
 
 
+def markup_kind(first_line: str) -> str | None:
+    """What a text file whose first line is markup is: Excel opens both an HTML table and
+    an Excel 2003 XML workbook saved as ``.xls``, but neither is a CSV."""
+    head = first_line.lstrip("\ufeff \t").casefold()
+    if head.startswith(("<html", "<!doctype html", "<table", "<meta")):
+        return "an HTML page"
+    if head.startswith("<?xml") or head.startswith("<workbook"):
+        return "an XML file (Excel 2003 \"XML Spreadsheet\")"
+    return None
+
+
 def _zip_kind(path: Path) -> str:
     try:
         with zipfile.ZipFile(path) as archive:
@@ -92,6 +105,12 @@ class Sheet:
     name: str
     index: int
     names: tuple[str, ...]  # every sheet of the workbook, in order
+    # formulas saved without values (HYPERLINK's text), hidden rows: an .xlsx's XML
+    xml: SheetXml = field(default_factory=SheetXml, compare=False)
+
+    def hidden(self, row: int) -> bool:
+        """Whether the spreadsheet hides this row (a filter the customer set)."""
+        return row in self.xml.hidden_rows
 
     @property
     def description(self) -> str:
@@ -109,9 +128,14 @@ class Sheet:
             except (CalamineError, ValueError) as exc:
                 raise FileRefused(f"{self.path}: sheet {self.name!r} cannot be read ({exc}); "
                                   "save it again, or as CSV (nothing was sent)") from None
-            first = sheet.start[0] if sheet.start else 0
+            first, left = sheet.start if sheet.start else (0, 0)
             for offset, cells in enumerate(sheet.iter_rows()):
-                yield first + offset + 1, [cell_text(cell) for cell in cells]
+                row = first + offset + 1
+                texts = [cell_text(cell) for cell in cells]
+                for column, text in enumerate(texts, start=left + 1):
+                    if not text and (row, column) in self.xml.uncalculated:
+                        texts[column - left - 1] = self.xml.uncalculated[row, column]
+                yield row, texts
 
 
 def open_sheet(path: Path, kind: str, wanted: str | None) -> Sheet:
@@ -142,7 +166,21 @@ def open_sheet(path: Path, kind: str, wanted: str | None) -> Sheet:
             raise FileRefused(f"{path} has no sheet {wanted!r} (its sheets: "
                               f"{', '.join(repr(name) for name in names)})")
         index = folded.index(wanted.casefold())
-    return Sheet(path, kind, names[index], index, tuple(names))
+    return Sheet(path, kind, names[index], index, tuple(names),
+                 _sheet_xml(path, kind, index))
+
+
+def _sheet_xml(path: Path, kind: str, index: int) -> SheetXml:
+    """An .xlsx sheet's formulas saved without a value (a script's workbook) and hidden
+    rows; ``FileRefused`` for a formula whose value is unknown."""
+    if kind != "xlsx":
+        return SheetXml()  # .ods and .xls keep a value with every formula
+    try:
+        return read_sheet_xml(str(path), index)
+    except UncalculatedFormula as exc:
+        raise FileRefused(f"{path}: {exc}") from None
+    except (KeyError, ValueError, zipfile.BadZipFile, ElementTree.ParseError):
+        return SheetXml()  # an .xlsb or an odd layout: calamine's values are all there is
 
 
 def cell_text(value: object) -> str:

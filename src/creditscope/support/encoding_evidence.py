@@ -18,8 +18,11 @@ from __future__ import annotations
 import re
 import unicodedata
 
-# Encodings spreadsheets and old exports really use, commonest first (the tie-break).
-CANDIDATES = ("cp1252", "mac_roman", "cp1250", "cp1251", "cp850")
+# Encodings spreadsheets and old exports really use, commonest first (the tie-break):
+# Western, Central European, Cyrillic, Greek, DOS, then Japanese, Chinese and Korean
+# Windows exports (their multi-byte text rarely decodes as anything else).
+CANDIDATES = ("cp1252", "mac_roman", "cp1250", "cp1251", "cp1253", "cp850", "cp932",
+              "gb18030", "big5", "euc-kr")
 _WORD_BREAKS = re.compile(r"[\s,;|\"'/().]+")
 # The accented letters of the languages whose names these code pages carry.
 _ALPHABETS = tuple(frozenset(letters) for letters in (
