@@ -361,12 +361,12 @@ class CreditLedger:
             for ident in sorted(ids):
                 self._write("DELETE FROM possible_charges WHERE id = ?", (ident,))
 
-    def session_totals(self) -> Totals:
-        """Totals of this process's calls."""
-        totals = self.session.totals_now()  # counted as records arrived
-        totals.remaining = self.remaining
+    def session_totals(self, account: str | None = None) -> Totals:
+        """Totals of this process's calls, with the latest balance they reported; of
+        ``account``'s calls only, when given (a key changed in Settings starts afresh)."""
+        totals = self.session.totals_now(account)  # counted as records arrived
         totals.possibly_charged = sum(
-            p.credits for p in self.possible_charges(session=self.session_id))
+            p.credits for p in self.possible_charges(account, session=self.session_id))
         return totals
 
     def lifetime_totals(self, account: str | None = None) -> Totals:

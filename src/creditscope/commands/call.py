@@ -201,8 +201,8 @@ def command(
             return
         result = asyncio.run(_call(client, op_name, params, refresh))
         remaining = result.record.remaining
-        if remaining is None:  # answered from the cache: the last balance on file
-            remaining = client.ledger.lifetime_totals().remaining
+        if remaining is None:  # answered from the cache: the account's last balance on file
+            remaining = client.ledger.lifetime_totals(client.account).remaining
     finally:  # a client error goes on to JsonErrorsCommand, which words it
         client.ledger.close()
         if client.cache is not None:

@@ -160,5 +160,5 @@ class ClientApp(SettingsApp):
 
     def _refresh_credits(self) -> None:
         if self.client is not None:
-            self.credits = snapshot_of(self.client.ledger)
+            self.credits = snapshot_of(self.client.ledger, self.client.account)
             self.signals.credits_changed.publish(self.credits)

@@ -1,4 +1,6 @@
-"""Usage: where the credits went, from the ledger (every session, not only this one).
+"""Usage: where the credits went, from the ledger (every session, not only this one),
+on the configured account (service and key) alone, as ``creditscope credits`` shows it:
+another key's calls written to the same ledger file are named, not counted.
 
 Spend per day (or hour) and per operation as charts, what the cache saved, calls by
 outcome and how company lookups graded. The figures are
@@ -56,11 +58,13 @@ class UsageScreen(AreaScreen):
         super().__init__()
         self.period: Period = "day"
         self.rows: list[UsageRow] = []  # the last 14 days'
-        self.anything_recorded = False  # the ledger holds a call, maybe an older one
+        self.anything_recorded = False  # the account has a call, maybe an older one
+        self.other_accounts = 0  # accounts in the ledger file not counted here
         self._stale = False  # a call was recorded while another screen was shown
 
     def compose_body(self) -> ComposeResult:
         """Summary line, the two charts side by side, outcomes and grades below."""
+        yield Static("", id="usage-accounts", classes="usage-accounts")
         yield Static("", id="usage-summary", classes="usage-summary")
         with Horizontal(id="usage-charts"):
             with Vertical(classes="usage-chart-box"):
@@ -100,27 +104,35 @@ class UsageScreen(AreaScreen):
 
     @work(thread=True, exclusive=True, group="usage", description="Reading the ledger")
     def reload(self) -> None:
-        """Read the ledger's rows of the longest window (in a thread: a file may hold
-        years of calls), and whether it holds any call at all."""
+        """Read the configured account's rows of the longest window (in a thread: a file
+        may hold years of calls), whether it has any call at all, and how many other
+        accounts the file holds."""
         host = host_of(self)
         client = host.client
         if client is None:
             return
         count, _ = WINDOWS["day"]  # the 24 hours are inside the 14 days
-        rows = client.ledger.usage_rows(since=window_start(host.clock(), "day", count))
-        self.app.call_from_thread(self._show_rows, rows, client.ledger.last_row() > 0)
+        rows = client.ledger.usage_rows(since=window_start(host.clock(), "day", count),
+                                        account=client.account)
+        accounts = client.ledger.accounts()
+        others = len([account for account in accounts if account != client.account])
+        self.app.call_from_thread(self._show_rows, rows, client.account in accounts, others)
 
-    def _show_rows(self, rows: list[UsageRow], anything_recorded: bool) -> None:
+    def _show_rows(self, rows: list[UsageRow], anything_recorded: bool, others: int) -> None:
         if anything_recorded != self.anything_recorded:
             self.refresh_bindings()  # ``d`` comes with the first call
         self.rows = rows
         self.anything_recorded = anything_recorded
+        self.other_accounts = others
         self.show()
 
     def show(self) -> None:
         """Draw the figures of the window (the last 14 days, or 24 hours) from the rows."""
         from creditscope.client.usage import usage_of
 
+        accounts_line = self.query_one("#usage-accounts", Static)
+        accounts_line.display = self.other_accounts > 0
+        accounts_line.update(accounts_markup(self.other_accounts))
         empty = not self.anything_recorded
         for selector in ("#usage-summary", "#usage-charts", ".usage-figures"):
             for widget in self.query(selector):
@@ -165,6 +177,13 @@ def summary_markup(usage: Usage, count: int, unit: str) -> str:
     return (f"[b]Last {count} {unit}:[/b]  [$primary]█[/] {total.spent} cr spent · "
             f"[$success]█[/] {total.saved} cr saved by the cache"
             f" ({counted(total.cached, 'answer')})")
+
+
+def accounts_markup(others: int) -> str:
+    """Says that the figures are the configured account's, and where the others are."""
+    return (f"[b]This account only[/b] (the service and key in Settings): the ledger also"
+            f" holds {counted(others, 'other account')}, not counted here;"
+            " [b]creditscope credits --all[/b] shows each apart.")
 
 
 def window_title(usage: Usage, start: datetime, count: int) -> str:
