@@ -7,8 +7,11 @@ from __future__ import annotations
 import asyncio
 import json
 from pathlib import Path
+from typing import Any
 
 import httpx
+import pytest
+from textual.pilot import Pilot
 from textual.widgets import Input
 
 from creditscope.settings import Settings
@@ -41,18 +44,29 @@ class FailsOneName(httpx.AsyncBaseTransport):
         return await self.inner.handle_async_request(request)
 
 
-def later_than_the_guard(app: CreditscopeApp) -> None:
-    """The lookup on screen was fetched long ago, as far as the spend guard knows: one
-    press of a paid re-check sends (no "press again")."""
-    app.spend_guard.clock = lambda: 10_000.0 + asyncio.get_running_loop().time()
+@pytest.fixture
+def service() -> FailsOneName:
+    return FailsOneName()
+
+
+@pytest.fixture
+def app(tmp_path: Path, settings: Settings, service: FailsOneName) -> CreditscopeApp:
+    """The explorer on that service."""
+    return CreditscopeApp(settings, client_factory=sandbox_client_factory(tmp_path, service),
+                          clock=lambda: FROZEN_NOW)
+
+
+async def recheck(pilot: Pilot[Any]) -> None:
+    """Ctrl+R, the lookup on screen fetched long ago as far as the spend guard knows (one
+    press of a paid re-check sends: no "press again")."""
+    pilot.app.spend_guard.clock = lambda: 10_000.0 + asyncio.get_running_loop().time()
+    await pilot.press("ctrl+r")
+    await settle(pilot)
 
 
 async def test_recheck_sends_the_lookup_on_screen_not_the_forms_new_text(
-    tmp_path: Path, settings: Settings,
+    app: CreditscopeApp, service: FailsOneName,
 ) -> None:
-    service = FailsOneName()
-    app = CreditscopeApp(settings, client_factory=sandbox_client_factory(tmp_path, service),
-                         clock=lambda: FROZEN_NOW)
     async with app.run_test(size=SIZE) as pilot:
         await open_company(pilot)
         await look_up(pilot, "Northwind Labs")
@@ -61,27 +75,20 @@ async def test_recheck_sends_the_lookup_on_screen_not_the_forms_new_text(
         name.value = "Contoso"  # typed, not sent
         await settle(pilot)
         assert footer_keys(app)["^r"] == "Re-check · 10 cr"  # priced before the press
-        later_than_the_guard(app)
-        await pilot.press("ctrl+r")
-        await settle(pilot)
+        await recheck(pilot)
         assert service.looked_up == ["Northwind Labs", "Northwind Labs"]
         assert spent(app, LOOKUP) == 20
 
 
 async def test_no_recheck_of_a_lookup_hidden_behind_anothers_error(
-    tmp_path: Path, settings: Settings,
+    app: CreditscopeApp, service: FailsOneName,
 ) -> None:
-    service = FailsOneName()
-    app = CreditscopeApp(settings, client_factory=sandbox_client_factory(tmp_path, service),
-                         clock=lambda: FROZEN_NOW)
     async with app.run_test(size=SIZE) as pilot:
         await open_company(pilot)
         await look_up(pilot, "Northwind Labs")
         assert "^r" in footer_keys(app)
         await look_up(pilot, BROKEN)  # its error now fills the area
         assert "^r" not in footer_keys(app)  # nothing on screen to re-check
-        later_than_the_guard(app)
-        await pilot.press("ctrl+r")
-        await settle(pilot)
+        await recheck(pilot)
         assert service.looked_up == ["Northwind Labs", BROKEN]
         assert spent(app, LOOKUP) == 10
