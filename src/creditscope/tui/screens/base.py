@@ -147,9 +147,9 @@ class AreaScreen(StyledOnMount):
             return
         chosen = choices_of(host_of(self)).next_place(field.value)
         if chosen is not None:
-            field.value = chosen.label
+            field.value = chosen.full_label  # with its state: one place, not the largest
             field.cursor_position = len(field.value)
-            self.notify(f"“{chosen.name}” now means {chosen.label} (remembered).",
+            self.notify(f"“{chosen.name}” now means {chosen.full_label} (remembered).",
                         title="Other place", timeout=4)
 
     def action_focus_main(self) -> None:
