@@ -180,7 +180,7 @@ async def test_activity_names_the_call_that_revealed_an_unexplained_difference(
         client: Any = await app.wait_for_client()
         client.ledger.record(CallRecord(
             UNEXPLAINED, "", "", {}, credits_charged=3, note="The balance fell 3 cr more.",
-            revealed_by="restaurants/search (req_1)"))
+            revealed_by="restaurants/search (req_1)", account=client.account))
         await settle(pilot)
         detail = str(app.screen.query_one("#response-detail").render())
         assert "revealed by the answer to: restaurants/search (req_1)" in detail
