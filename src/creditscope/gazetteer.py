@@ -81,6 +81,21 @@ class Country:
     calling_code: str
 
 
+@dataclass(frozen=True)
+class Region:
+    """A country's state or province (GeoNames' admin1): its code, name and short form."""
+
+    country: str
+    code: str
+    name: str
+    short: str  # what people write after a place ("IL", "ON"); "" when it is the code
+
+    @property
+    def key(self) -> str:
+        """``"US.IL"``: as a place's row names its region."""
+        return f"{self.country}.{self.code}"
+
+
 class Gazetteer:
     """Cities ordered most populous first, with indexes for lookup by name and prefix.
 
@@ -88,10 +103,17 @@ class Gazetteer:
     folded names, folded again when looked at: no second copy of 45,000 names.
     """
 
-    def __init__(self, places: Places, countries: dict[str, Country]) -> None:
+    def __init__(self, places: Places, countries: dict[str, Country],
+                 regions: Iterable[Region] = ()) -> None:
         self.places = places
         self.cities = CitySequence(places)
         self.countries = countries
+        # States and provinces: what a place's row says, and what people write after it.
+        self._region_by_text: dict[str, tuple[str, ...]] = {}
+        for region in regions:
+            for spelled in {fold(region.name), fold(region.short or region.code)}:
+                self._region_by_text[spelled] = (*self._region_by_text.get(spelled, ()),
+                                                 region.key)
         self._names = name_index(places)
         self._country_by_text: dict[str, str] = {}
         for country in countries.values():
@@ -215,7 +237,9 @@ class Gazetteer:
         """The city a user means by ``text``, most populous first.
 
         Accepts plain names (``"Lisbon"``, ``"zurich"``), ``"London, GB"``,
-        ``"Paris, France"``, ``"Soho, London"`` (a district before its city),
+        ``"Paris, France"``, a state or province (``"Springfield, Illinois"``,
+        ``"Springfield, IL, US"``, ``"London, Ontario"``), ``"Soho, London"`` (a
+        district before its city),
         ``"38.72, -9.14"`` (the nearest city to that point) and a city's ``key``
         (``"valencia_es"``: one place exactly, as a remembered choice).
         """
@@ -240,12 +264,23 @@ class Gazetteer:
             return (keyed,)
         parts = [fold(p) for p in text.split(",")]
         parts = [p for p in parts if p]
-        if not parts:
-            return ()
-        country: str | None = None
-        if len(parts) > 1 and parts[-1] in self._country_by_text:
-            country = self._country_by_text[parts[-1]]
-            parts = parts[:-1]
+        return self._read(parts, None, None) if parts else ()
+
+    def _read(self, parts: list[str], country: str | None,
+              regions: frozenset[str] | None) -> tuple[City, ...]:
+        """The places ``parts`` name (most specific first), within ``country`` and
+        ``regions`` when given. The last part may narrow the others: a country
+        ("Paris, France"), or a state or province ("Springfield, Illinois",
+        "London, ON"); "IL" is Israel and Illinois, so each reading is tried in turn."""
+        if len(parts) > 1:
+            for narrowed_country, narrowed_regions in self._narrowings(parts[-1], country,
+                                                                       regions):
+                found = self._read(parts[:-1], narrowed_country, narrowed_regions)
+                if found:
+                    return found
+            if regions is None and parts[-1] in self._country_by_text:
+                return ()  # a country named: nothing outside it
+            country = country or self._only_country(parts[-1])  # "Lisbon, Ohio": in the US
         if len(parts) == 1 and country is None and not self._namesakes(parts[0], None):
             # "Paris France" or "london gb": a trailing country without a comma.
             words = parts[0].split()
@@ -257,35 +292,64 @@ class Gazetteer:
                     if found:
                         return found
         if len(parts) > 1:
-            within = self._within(parts[0], parts[1], country)
+            within = self._within(parts[0], parts[1], country, regions)
             if within:
                 return within
+            if parts[-1] in self._region_by_text:
+                return ()  # a state named, and no such place in it (nor near a city so named)
         # Most specific part first, then the enclosing ones ("Chiado, Lisbon").
         for part in parts:
-            found = self._namesakes(part, country)
+            found = self._namesakes(part, country, regions)
             if found:
                 return found
         return ()
 
-    def _within(self, inner: str, outer: str, country: str | None) -> tuple[City, ...]:
+    def _narrowings(self, text: str, country: str | None, regions: frozenset[str] | None,
+                    ) -> list[tuple[str | None, frozenset[str] | None]]:
+        """What ``text`` may narrow a place to, in the order tried: a country (unless one
+        is named already), then the states or provinces so named (of that country)."""
+        if regions is not None:
+            return []
+        readings: list[tuple[str | None, frozenset[str] | None]] = []
+        if country is None and text in self._country_by_text:
+            readings.append((self._country_by_text[text], None))
+        named = frozenset(code for code in self._region_by_text.get(text, ())
+                          if country is None or code.startswith(f"{country}."))
+        if named:
+            readings.append((country, named))
+        return readings
+
+    def _only_country(self, text: str) -> str | None:
+        """The country of every state or province ``text`` names, when there is one."""
+        countries = {code.partition(".")[0] for code in self._region_by_text.get(text, ())}
+        return countries.pop() if len(countries) == 1 else None
+
+    def _within(self, inner: str, outer: str, country: str | None,
+                regions: frozenset[str] | None = None) -> tuple[City, ...]:
         """``"Soho, London"``: the place called ``inner`` near one called ``outer``, or,
         when it lies within that city's reach (a district), the city itself."""
-        for city in self._namesakes(outer, country):
-            for place in self._namesakes(inner, country):
+        for city in self._namesakes(outer, country, regions):
+            for place in self._namesakes(inner, country, regions):
                 gap = distance_km(place.lat, place.lng, city.lat, city.lng)
                 if gap <= NEARBY_KM:
                     inside = gap <= reach_km(city.population) and place.population < city.population
                     return (city,) if inside else (place,)
         return ()
 
-    def _namesakes(self, folded: str, country: str | None) -> tuple[City, ...]:
-        """The places called ``folded`` (or its everyday alias), most populous first."""
+    def _namesakes(self, folded: str, country: str | None,
+                   regions: frozenset[str] | None = None) -> tuple[City, ...]:
+        """The places called ``folded`` (or its everyday alias), most populous first; of
+        ``country`` and ``regions`` ("US.IL") only, when given."""
         ranks = self._ranks_named(folded)
         alias = ALIASES.get(folded)
         if alias:
             ranks = sorted({*ranks, *self._ranks_named(alias)})
-        found = (self.places.city(rank) for rank in ranks)
-        return tuple(c for c in found if country is None or c.country_code == country)
+        places = self.places
+        return tuple(
+            places.city(rank) for rank in ranks
+            if (country is None or places.country_codes[places.countries[rank]] == country)
+            and (regions is None or places.region_code(rank) in regions)
+        )
 
     def suggest(self, prefix: str, limit: int = 8) -> list[City]:
         """Cities whose name starts with ``prefix``, most populous first."""
@@ -396,5 +460,8 @@ def load_gazetteer() -> Gazetteer:
         code: Country(code, name, currency, calling)
         for code, name, currency, calling in _data_lines("countries.tsv")
     }
+    regions = [Region(row[0], row[1], row[2], row[3] if len(row) > 3 else "")
+               for row in _data_lines("regions.tsv")]
     with gzip.open(DATA_DIR / CITIES_FILE, "rt", encoding="utf-8") as lines:
-        return Gazetteer(parse_places(lines), countries)
+        places = parse_places(lines, {region.key: region.name for region in regions})
+    return Gazetteer(places, countries, regions)

@@ -71,7 +71,7 @@ class PlaceCheck:
 
 
 def _names(cities: tuple[City, ...]) -> str:
-    labels = [city.label for city in cities]
+    labels = [city.full_label for city in cities]
     return labels[0] if len(labels) == 1 else ", ".join(labels[:-1]) + " or " + labels[-1]
 
 

@@ -10,8 +10,8 @@ file's layout is described in ``tools/derive_cities.py``. Pure: imports only
 from __future__ import annotations
 
 from array import array
-from collections.abc import Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import overload
 
 from creditscope.text_folding import fold
@@ -28,11 +28,18 @@ class City:
     lng: float
     timezone: str
     population: int
+    region: str = ""  # its state or province ("Illinois"), where the data names it
 
     @property
     def label(self) -> str:
         """``"Lisbon, PT"``: the name with its country code, as the sandbox echoes it."""
         return f"{self.name}, {self.country_code}"
+
+    @property
+    def full_label(self) -> str:
+        """``"Springfield, Illinois, US"``: the label with the state or province, which
+        tells namesakes of one country apart (and resolves to this one place)."""
+        return f"{self.name}, {self.region}, {self.country_code}" if self.region else self.label
 
 
 class TextColumn:
@@ -69,9 +76,12 @@ class Places:
     lat: array[int]  # in 0.0001 degree, as the file has them (exact floats on division)
     lng: array[int]
     population: array[int]
+    regions: array[int]  # index into ``region_codes``
     country_codes: list[str]
     zone_names: list[str]
+    region_codes: list[str]  # "US.IL": country and admin1 code ("": none known)
     capitals: frozenset[int]  # ranks of national capitals
+    region_names: dict[str, str] = field(default_factory=dict)  # "US.IL" -> "Illinois"
 
     def __len__(self) -> int:
         return len(self.names)
@@ -79,12 +89,17 @@ class Places:
     def ascii_name(self, rank: int) -> str:
         return self.spellings[rank] or self.names[rank]
 
+    def region_code(self, rank: int) -> str:
+        """``"US.IL"``: the place's country and admin1 code."""
+        return self.region_codes[self.regions[rank]]
+
     def city(self, rank: int) -> City:
         return City(
             self.names[rank], self.ascii_name(rank),
             self.country_codes[self.countries[rank]],
             self.lat[rank] / 10_000, self.lng[rank] / 10_000,
             self.zone_names[self.zones[rank]], self.population[rank],
+            self.region_names.get(self.region_code(rank), ""),
         )
 
 
@@ -114,17 +129,20 @@ class CitySequence(Sequence[City]):
         return map(self._places.city, range(len(self)))
 
 
-def parse_places(lines: Iterable[str]) -> Places:
+def parse_places(lines: Iterable[str], regions: Mapping[str, str] | None = None) -> Places:
     """The places of a cities file's lines (layout in ``tools/derive_cities.py``): ``=CC``
     lines with the country's time zones, then its places, each latitude a step from the
     last; ranked most populous first (ties by name and country, then in the file's order).
-    Read into columns as the lines stream past: the load's peak stays a few MB."""
+    Read into columns as the lines stream past: the load's peak stays a few MB. A place's
+    state or province is kept where ``regions`` ("US.IL" -> "Illinois") names it."""
+    named = regions or {}
     names: list[str] = []
     spellings: list[str] = []
     countries, zones = array("H"), array("H")
-    lats, lngs, population = array("i"), array("i"), array("q")
+    lats, lngs, population, in_region = array("i"), array("i"), array("q"), array("H")
     country_codes: list[str] = []
     zone_names: dict[str, int] = {}
+    region_codes: dict[str, int] = {"": 0}  # the codes no name is known for: not kept
     capitals: list[int] = []
     country_zones, lat = [0], 0
     for line in lines:
@@ -137,10 +155,12 @@ def parse_places(lines: Iterable[str]) -> Places:
             country_zones = [zone_names.setdefault(z, len(zone_names)) for z in fields[1:]] or [0]
             lat = 0
             continue
-        name, spelled, step, lng, zone, people = fields[:6]
+        name, spelled, step, lng, zone, people, region = fields[:7]
         lat += int(step)
-        if fields[6:] == ["*"]:
+        if fields[7:] == ["*"]:
             capitals.append(len(names))
+        key = f"{country_codes[-1]}.{region}"
+        in_region.append(region_codes.setdefault(key, len(region_codes)) if key in named else 0)
         names.append(name)
         spellings.append(spelled)
         countries.append(len(country_codes) - 1)
@@ -162,7 +182,10 @@ def parse_places(lines: Iterable[str]) -> Places:
         lat=array("i", map(lats.__getitem__, order)),
         lng=array("i", map(lngs.__getitem__, order)),
         population=array("q", map(population.__getitem__, order)),
+        regions=array("B" if len(region_codes) <= 256 else "H",
+                      map(in_region.__getitem__, order)),
         country_codes=country_codes, zone_names=list(zone_names) or [""],
+        region_codes=list(region_codes), region_names=dict(named),
         capitals=frozenset(rank_of[index] for index in capitals),
     )
 

@@ -269,3 +269,41 @@ def test_cities_read_as_a_sequence_most_populous_first() -> None:
     assert portugal[0].name == "Lisbon" and {c.country_code for c in portugal} == {"PT"}
     assert list(gazetteer.of_country("ZZ")) == []
     assert gazetteer.by_key("lisbon_pt-1") is None and gazetteer.by_key("sahiwal_pk-02") is None
+
+
+@pytest.mark.parametrize(("typed", "meant"), [
+    ("Springfield, Illinois", "Springfield, Illinois, US"),
+    ("Springfield, IL", "Springfield, Illinois, US"),  # IL is Israel too: none there
+    ("springfield, il, us", "Springfield, Illinois, US"),
+    ("Springfield, Illinois, USA", "Springfield, Illinois, US"),
+    ("Springfield, Massachusetts", "Springfield, Massachusetts, US"),
+    ("Portland, Oregon", "Portland, Oregon, US"),
+    ("Portland, Maine", "Portland, Maine, US"),
+    ("Portland, ME", "Portland, Maine, US"),  # ME is Montenegro too
+    ("London, Ontario", "London, Ontario, CA"),
+    ("London, ON", "London, Ontario, CA"),
+    ("Perth, Scotland", "Perth, Scotland, GB"),
+    ("Perth, WA", "Perth, Western Australia, AU"),
+    ("Los Angeles, CA", "Los Angeles, California, US"),  # CA is Canada too
+])
+def test_a_state_or_province_after_the_name_picks_that_place(typed: str, meant: str) -> None:
+    city = load_gazetteer().resolve(typed)
+    assert city is not None and city.full_label == meant
+
+
+def test_a_state_narrows_within_its_country_only() -> None:
+    gazetteer = load_gazetteer()
+    assert gazetteer.resolve("Springfield, Illinois, CA") is None  # no Illinois in Canada
+    assert gazetteer.resolve("London, Ontario, GB") is None
+    assert gazetteer.resolve("Lisbon, Ohio") is None  # not Lisbon, PT: Ohio was named
+    assert gazetteer.resolve("Paris, France").label == "Paris, FR"  # type: ignore[union-attr]
+    assert gazetteer.resolve("Soho, London").label == "London, GB"  # type: ignore[union-attr]
+
+
+def test_namesakes_of_one_country_are_listed_with_their_states() -> None:
+    gazetteer = load_gazetteer()
+    labels = [city.full_label for city in gazetteer.alternatives("Springfield")]
+    assert labels[:3] == ["Springfield, Missouri, US", "Springfield, Massachusetts, US",
+                          "Springfield, Illinois, US"]
+    for label in labels:  # each label names one place, and resolves to it
+        assert gazetteer.resolve(label).full_label == label  # type: ignore[union-attr]

@@ -38,7 +38,10 @@ def test_a_web_tab_reads_back_its_own_calls_only(tmp_path: Path) -> None:
     presenter.close()
 
     tab = CreditLedger(path, own_session_only=True)
-    tab.record(call("Porto"))
+    visitors = call("Porto")
+    visitors.account = "the tab's account"
+    tab.record(visitors)
+    assert tab.accounts() == ["the tab's account"]  # Usage names no presenter's account
     everything = tab.history.find(HistoryQuery())
     assert [entry.params["location"] for entry in everything] == ["Porto"]
     assert tab.history.find(HistoryQuery(search=PRESENTERS.lower())) == []

@@ -180,7 +180,7 @@ async def test_activity_names_the_call_that_revealed_an_unexplained_difference(
         client: Any = await app.wait_for_client()
         client.ledger.record(CallRecord(
             UNEXPLAINED, "", "", {}, credits_charged=3, note="The balance fell 3 cr more.",
-            revealed_by="restaurants/search (req_1)"))
+            revealed_by="restaurants/search (req_1)", account=client.account))
         await settle(pilot)
         detail = str(app.screen.query_one("#response-detail").render())
         assert "revealed by the answer to: restaurants/search (req_1)" in detail
@@ -198,9 +198,10 @@ async def test_the_meter_says_when_the_service_charged_less_than_it_said(
     async with app.run_test(size=SIZE) as pilot:
         client: Any = await app.wait_for_client()
         client.ledger.record(CallRecord("restaurants/menu", "GET", "u", {},
-                                        credits_charged=15, remaining=991))
+                                        credits_charged=15, remaining=991,
+                                        account=client.account))
         client.ledger.record(CallRecord(
-            OVERSTATED, "", "", {}, credits_charged=-6,
+            OVERSTATED, "", "", {}, credits_charged=-6, account=client.account,
             note="The service charged 6 cr less than its charge headers said."))
         await settle(pilot)
         assert app.credits.spent == 9 and app.credits.overstated == 6

@@ -77,3 +77,26 @@ async def test_areas_without_a_place_box_do_not_offer_other_place(make_app: Make
         async with app.run_test(size=SIZE) as pilot:
             await settle(pilot)
             assert "Other place" not in footer_text(app), mode
+
+
+async def test_a_town_typed_with_its_state_is_that_town_and_namesakes_show_their_states(
+    make_app: MakeApp,
+) -> None:
+    """Issue 36: "Springfield, Illinois" is Springfield, Illinois (not the largest
+    Springfield, in Missouri); a plain "Springfield" lists the others with their states,
+    and Ctrl+O writes one that names a single place."""
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        box = app.screen.query_one("#events-location", Input)
+        box.value = "Springfield, IL"
+        await settle(pilot)
+        assert "→ Springfield, Illinois, US · 39.8017, -89.6437" in visible_text(app)
+        box.value = "Springfield"
+        await settle(pilot)
+        assert "also Springfield, Massachusetts, US, Springfield, Illinois, US" in \
+            visible_text(app)
+        await pilot.press("ctrl+o")
+        await settle(pilot)
+        assert box.value == "Springfield, Massachusetts, US"
+        assert "→ Springfield, Massachusetts, US · 42.1" in visible_text(app)

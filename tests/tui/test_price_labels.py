@@ -51,7 +51,8 @@ def test_tabs_and_recent_lookups_price_an_expired_copy() -> None:
 
 def test_the_meter_counts_an_unexplained_difference_in_spent() -> None:
     ledger = CreditLedger(None)
-    ledger.record(CallRecord("restaurants/search", "GET", "u", {}, credits_charged=2))
-    ledger.record(CallRecord(UNEXPLAINED, "", "", {}, credits_charged=3))
-    snapshot = snapshot_of(ledger)
+    ledger.record(CallRecord("restaurants/search", "GET", "u", {}, credits_charged=2,
+                             account="a"))
+    ledger.record(CallRecord(UNEXPLAINED, "", "", {}, credits_charged=3, account="a"))
+    snapshot = snapshot_of(ledger, "a")
     assert snapshot.spent == 5 and snapshot.unexplained == 3

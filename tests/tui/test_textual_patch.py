@@ -290,3 +290,21 @@ def test_textual_and_rich_strip_every_hidden_character_once_extended() -> None:
     assert strip_hidden_when_drawn()  # both tables found (item 12)
     hostile = "a\x1b]0;t\x07b\x9b\u202e\u200bc\nd\te"
     assert Text(hostile).plain == Content(hostile).plain == "a]0;tbc\nd\te"
+
+
+async def test_a_toast_is_withdrawn_through_the_patch() -> None:
+    from textual.app import App
+    from textual.notifications import Notification, Notify
+
+    import textual_internals
+    from creditscope.tui import textual_patch
+
+    app: App[None] = App()
+    async with app.run_test() as pilot:
+        copied, kept = Notification("url", "Copied"), Notification("disk full", "Error")
+        for notification in (copied, kept):
+            app.post_message(Notify(notification))
+        await pilot.pause()
+        textual_patch.withdraw_notification(app, copied)  # item 15
+        await pilot.pause()
+        assert [n.title for n in textual_internals.shown_notifications(app)] == ["Error"]

@@ -10,10 +10,12 @@ from typing import Any
 
 import pytest
 
+from creditscope.client.account_id import account_fingerprint
 from creditscope.client.ledger import CreditLedger
 from creditscope.client.records import UNEXPLAINED, CacheStatus, CallRecord
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
+from creditscope.wiring import configured_account
 from pilot_support import settle
 
 from .areas import DARK_THEME, LIGHT_THEME, SIZES
@@ -23,6 +25,7 @@ from .contrast import low_contrast_runs
 # (days before now, hour, operation, charged, saved, status, error, attempts, grade)
 Entry = tuple[int, int, str, int, int, int | None, str | None, int, str | None]
 LOOKUP = "professional_network/find_company"
+LIVE_URL = "http://127.0.0.1:19701"
 PAST_CALLS: list[Entry] = [
     (13, 9, "restaurants/search", 2, 0, 200, None, 1, None),
     (12, 10, LOOKUP, 10, 0, 200, None, 1, "high"),
@@ -45,8 +48,8 @@ PAST_CALLS: list[Entry] = [
 ]
 
 
-def write_ledger(path: Path, entries: list[Entry]) -> None:
-    """A ledger file holding ``entries`` as earlier sessions recorded them."""
+def write_ledger(path: Path, entries: list[Entry], account: str) -> None:
+    """A ledger file holding ``entries`` as earlier sessions on ``account`` recorded them."""
     ledger = CreditLedger(path)
     midnight = FROZEN_NOW.replace(hour=0, minute=0)
     for days, hour, operation, charged, saved, status, error, attempts, grade in entries:
@@ -55,17 +58,22 @@ def write_ledger(path: Path, entries: list[Entry]) -> None:
             credits_charged=charged, credits_saved=saved, error_code=error, attempts=attempts,
             cache=CacheStatus.HIT if saved else CacheStatus.MISS, match_grade=grade,
             started_at=midnight - timedelta(days=days) + timedelta(hours=hour),
+            account=account,
         ))
     ledger.close()
 
 
 @pytest.fixture
 def usage_app(tmp_path: Path, settings: Settings) -> Callable[..., CreditscopeApp]:
-    """``usage_app(entries, theme)``: the explorer on Usage, over a ledger of ``entries``."""
+    """``usage_app(entries, theme, other_account)``: the explorer on Usage, over a ledger
+    of ``entries`` on the configured account (and ``other_account``'s on another key)."""
 
-    def make(entries: list[Entry], theme: str = DARK_THEME) -> CreditscopeApp:
+    def make(entries: list[Entry], theme: str = DARK_THEME,
+             other_account: list[Entry] | None = None) -> CreditscopeApp:
         path = tmp_path / "ledger.sqlite3"
-        write_ledger(path, entries)
+        write_ledger(path, entries, configured_account(settings))
+        if other_account:  # another key's calls, written to the same file
+            write_ledger(path, other_account, account_fingerprint(LIVE_URL, "sk_live_other"))
         build = sandbox_client_factory(tmp_path)
 
         def with_the_ledger(chosen: Settings) -> Any:
@@ -146,3 +154,28 @@ async def test_usage_reads_in_both_themes(usage_app: Callable[..., CreditscopeAp
     async with app.run_test(size=SIZES["80x24"]) as pilot:
         await _ready(pilot)
         assert [str(run) for run in low_contrast_runs(app)] == []
+
+
+async def test_usage_counts_the_configured_account_alone_and_names_the_others(
+    usage_app: Callable[..., CreditscopeApp],
+) -> None:
+    """Issue 35: another key's calls in the same ledger file are not this account's spend."""
+    other = [(0, 10, LOOKUP, 10, 0, 200, None, 1, "high")] * 7  # 70 cr on another key
+    app = usage_app(PAST_CALLS, other_account=other)
+    async with app.run_test(size=SIZES["120x36"]) as pilot:
+        await _ready(pilot)
+        client: Any = app.client
+        own = client.ledger.lifetime_totals(client.account).spent
+        assert f"{own} cr spent" in _text(app, "#usage-summary")
+        assert "(5)  high 40% ·" in _text(app, "#usage-grades")  # not the other key's 7
+        accounts = _text(app, "#usage-accounts")
+        assert "This account only" in accounts and "1 other account" in accounts
+        assert "creditscope credits --all" in accounts
+
+
+async def test_usage_of_a_new_key_starts_empty(usage_app: Callable[..., CreditscopeApp]) -> None:
+    app = usage_app([], other_account=PAST_CALLS)
+    async with app.run_test(size=SIZES["120x36"]) as pilot:
+        await _ready(pilot)
+        assert app.screen.query_one("#usage-empty").display
+        assert "1 other account" in _text(app, "#usage-accounts")

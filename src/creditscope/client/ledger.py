@@ -361,12 +361,12 @@ class CreditLedger:
             for ident in sorted(ids):
                 self._write("DELETE FROM possible_charges WHERE id = ?", (ident,))
 
-    def session_totals(self) -> Totals:
-        """Totals of this process's calls."""
-        totals = self.session.totals_now()  # counted as records arrived
-        totals.remaining = self.remaining
+    def session_totals(self, account: str | None = None) -> Totals:
+        """Totals of this process's calls, with the latest balance they reported; of
+        ``account``'s calls only, when given (a key changed in Settings starts afresh)."""
+        totals = self.session.totals_now(account)  # counted as records arrived
         totals.possibly_charged = sum(
-            p.credits for p in self.possible_charges(session=self.session_id))
+            p.credits for p in self.possible_charges(account, session=self.session_id))
         return totals
 
     def lifetime_totals(self, account: str | None = None) -> Totals:
@@ -380,14 +380,18 @@ class CreditLedger:
         return totals
 
     def accounts(self) -> list[str]:
-        """Every account the file holds calls or possible charges of, in first-seen order."""
+        """Every account the file holds calls or possible charges of, in first-seen order
+        (a web tab: its own session's only)."""
+        session = self.session_id if self.own_session_only else None
+        where, args = ("AND session = ?", (session,)) if session else ("", ())
         with self._lock:
             rows = self._db.execute(
                 "SELECT account FROM (SELECT account, MIN(id) AS first FROM calls"
-                " WHERE account IS NOT NULL GROUP BY account) ORDER BY first"
+                f" WHERE account IS NOT NULL {where} GROUP BY account) ORDER BY first", args
             ).fetchall()
         found = [str(row[0]) for row in rows]
-        found += [p.account for p in self.possible_charges() if p.account not in found]
+        found += [p.account for p in self.possible_charges(session=session)
+                  if p.account not in found]
         return list(dict.fromkeys(found))
 
     def latest_session(self, account: str | None = None) -> tuple[str, datetime] | None:

@@ -68,6 +68,8 @@ class SpendSession:
         self.session_id = uuid.uuid4().hex
         self.records: list[CallRecord] = []
         self.totals = Totals()  # every record's, kept or not
+        # The same per account (service and key): the meter shows the configured one's.
+        self._by_account: dict[str | None, Totals] = {}
         self._keep = keep_records
         self.remaining: int | None = None  # latest balance the service reported
         self._reserved = 0
@@ -121,10 +123,15 @@ class SpendSession:
     def _spent_locked(self) -> int:
         return self.totals.spent
 
-    def totals_now(self) -> Totals:
-        """A copy of the session's totals (every record's, kept in memory or not)."""
+    def totals_now(self, account: str | None = None) -> Totals:
+        """A copy of the session's totals (every record's, kept in memory or not), with
+        the latest balance reported; of ``account``'s records only, when given."""
         with self._lock:
-            return copy.deepcopy(self.totals)
+            if account is None:
+                totals = copy.deepcopy(self.totals)
+                totals.remaining = self.remaining
+                return totals
+            return copy.deepcopy(self._by_account.get(account, Totals()))
 
     @property
     def held(self) -> int:
@@ -189,13 +196,14 @@ class SpendSession:
         with self._lock:
             self._share_body(rec)
             self.records.append(rec)
-            self.totals.add(rec.operation, rec.credits_charged, rec.credits_saved, not rec.ok)
+            for totals in (self.totals, self._by_account.setdefault(rec.account, Totals())):
+                totals.add(rec.operation, rec.credits_charged, rec.credits_saved, not rec.ok)
             if self._keep is not None and len(self.records) > 2 * self._keep:
                 del self.records[:-self._keep]  # trimmed in batches: amortised O(1)
             if reservation is not None:
                 self._release_locked(reservation)
             if rec.remaining is not None:
-                self.remaining = rec.remaining
+                self.remaining = self._by_account[rec.account].remaining = rec.remaining
             self._publish_locked()
 
     def _share_body(self, rec: CallRecord) -> None:

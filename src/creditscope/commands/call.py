@@ -208,8 +208,9 @@ def command(
                 "interrupted", "Stopped (Ctrl+C) before the answer came back.",
                 _interrupted_step(client), EXIT_INTERRUPTED) from None
         remaining = result.record.remaining
-        if remaining is None:  # answered from the cache: the last balance on file
-            remaining = client.store.call(client.ledger.lifetime_totals).remaining
+        if remaining is None:  # answered from the cache: the account's last balance on file
+            remaining = client.store.call(client.ledger.lifetime_totals,
+                                          client.account).remaining
     finally:  # a client error goes on to JsonErrorsCommand, which words it
         client.close_files()
     if as_json or not sys.stdout.isatty():

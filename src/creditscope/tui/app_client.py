@@ -187,7 +187,7 @@ class ClientApp(SettingsApp):
     async def _read_credits(self, client: DataClient) -> None:
         """The meter's figures, read on the store's thread (they include the possibly
         charged rows of the ledger file)."""
-        snapshot = await client.store.run(snapshot_of, client.ledger)
+        snapshot = await client.store.run(snapshot_of, client.ledger, client.account)
         if client is self.client:
             self.credits = snapshot
             self.signals.credits_changed.publish(self.credits)

@@ -208,6 +208,11 @@ class ResultArea(Vertical):
         """True while the screen's widgets are shown, not the empty hint or an error."""
         return self._state == "content"
 
+    @property
+    def is_loading(self) -> bool:
+        """True while a call of this area is on its way (its status line is shown)."""
+        return bool(self.query_one(".call-status").display)
+
     def run(self, request: CallRequest[Any], *, confirm_over_budget: bool = False,
             deliberate: bool = False) -> bool:
         """Run ``request`` in a worker; a newer run in this area cancels an older one.

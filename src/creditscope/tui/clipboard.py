@@ -21,6 +21,7 @@ from textual.app import App
 
 from creditscope.clipboard_check import copy_may_be_lost, platform_tool
 from creditscope.outside_text import markup_escaped, shown
+from creditscope.tui.area_toasts import notify_in_area
 from creditscope.tui.web_tab import in_web_tab
 from creditscope.wording import counted
 
@@ -45,7 +46,7 @@ def copy_text(app: App[object], text: str, what: str, *, save_as: str | None = N
     if in_web_tab(app):
         # The browser's clipboard, through the page; the server's clipboard tool is
         # the presenter's, not the visitor's.
-        app.notify(f"{what} (to your browser)", title="Copied")
+        notify_in_area(app, f"{what} (to your browser)", title="Copied")
         return True
     tool = platform_tool()
     if tool is not None:
@@ -55,7 +56,7 @@ def copy_text(app: App[object], text: str, what: str, *, save_as: str | None = N
     if lost is None:
         lines = text.count("\n") + 1
         size = f"{counted(len(text), 'character')}, {counted(lines, 'line')}"
-        app.notify(f"{what} ({size})", title="Copied")
+        notify_in_area(app, f"{what} ({size})", title="Copied")  # about this area only
         return True
     reason, fix = lost
     app.notify(f"{what} was sent to the terminal, but {reason}."

@@ -114,15 +114,17 @@ def choices_of(host: ExplorerHost) -> PlaceChoices:
 
 def resolved_text(host: ExplorerHost, text: str) -> str:
     """What a location box means: a plain name with a remembered choice becomes that
-    place's label ("Valencia" -> "Valencia, ES"); anything else stays as typed."""
+    place's label ("Valencia" -> "Valencia, ES", "Springfield" -> "Springfield, Illinois, US");
+    anything else stays as typed."""
     if "," in text or not text.strip():
         return text
     chosen = choices_of(host).preferred(text)
-    return chosen.label if chosen is not None else text
+    return chosen.full_label if chosen is not None else text
 
 
 def namesake_hint(host: ExplorerHost, text: str) -> str:
-    """``"also Valencia, ES, Valencia, US or Valencia, EC (^o: another)"``, or ""."""
+    """``"also Springfield, Massachusetts, US, Springfield, Illinois, US, … (^o: another)"``,
+    or ""."""
     from creditscope.place_check import check_place
 
     checked = check_place(resolved_text(host, text))
@@ -131,7 +133,8 @@ def namesake_hint(host: ExplorerHost, text: str) -> str:
     others = [c for c in choices_of(host).namesakes(text) if c != checked.city]
     if not others:
         return ""
-    labels = [c.label for c in others[:3]] + (["…"] if len(others) > 3 else [])
+    # With their states: "Springfield, US" three times would tell them nothing.
+    labels = [c.full_label for c in others[:3]] + (["…"] if len(others) > 3 else [])
     return f"also {', '.join(labels)} (^o: another)"
 
 

@@ -126,8 +126,15 @@ formatter reads it: what the service sent is drawn as sent. Applied after the fi
 frame with item 12 (the first frame imports no ``DataTable``), on every Textual that
 has the formatter.
 
+15. A toast withdrawn before its timeout. Textual offers no public way to take one
+notification off the screen (``App.clear_notifications`` takes every one, errors
+included); a click on a toast calls ``App._unnotify`` with it, and
+:func:`withdraw_notification` does the same, so a "Copied" toast raised in one area
+does not stay over the next (``tui/area_toasts.py``). Off, it stays until its timeout.
+
 On any other Textual, or without a private module, the explorer is just slower (or
-larger, or exits on a widget's error, or shows an unpriced footer), and
+larger, or exits on a widget's error, or shows an unpriced footer, or keeps a toast
+until its timeout), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
 (or removed, once Textual fixes them).
 """
@@ -154,6 +161,7 @@ from textual.color import Color
 from textual.dom import DOMNode
 from textual.message import Message
 from textual.message_pump import MessagePump
+from textual.notifications import Notification
 from textual.screen import Screen
 from textual.style import Style
 from textual.widget import Widget
@@ -198,6 +206,7 @@ PATCHES = (
     Patch("no-text-actions", 13, "no action runs from a text's markup", any_version=True),
     Patch("plain-cells", 14, "table cells drawn as sent, never read as markup",
           ("textual.widgets._data_table",), any_version=True),
+    Patch("withdraw-toast", 15, "a toast withdrawn when its area is left"),
 )
 
 _missing: dict[str, str] = {}
@@ -608,3 +617,10 @@ def price_footer_key(widget: Widget, description: str) -> None:
     if FooterKey is not None and is_on("footer-keys") and isinstance(widget, FooterKey):
         key: Any = widget
         key.description = description
+
+
+def withdraw_notification(app: App[Any], notification: Notification) -> None:
+    """Take ``notification`` off the screen now, as a click on its toast does (see 15.);
+    one already gone is no matter."""
+    if is_on("withdraw-toast"):
+        app._unnotify(notification)

@@ -31,6 +31,7 @@ from textual.widgets import Input, Static
 from textual.worker import Worker, WorkerState
 
 from creditscope.outside_text import markup_escaped
+from creditscope.tui.area_toasts import leave_other_areas
 from creditscope.tui.host import host_of
 from creditscope.tui.key_costs import Priced, is_text_box
 from creditscope.tui.palette import PaletteCommand
@@ -101,8 +102,11 @@ class AreaScreen(StyledOnMount):
         return ()
 
     def on_screen_resume(self) -> None:
-        """Highlight this area in the nav bar (the mode is known by now)."""
-        self.query_one(NavBar).highlight(host_of(self).current_mode)
+        """Highlight this area in the nav bar (the mode is known by now), and take off the
+        screen what another area's keys said ("Copied": not about this area)."""
+        area = host_of(self).current_mode
+        self.query_one(NavBar).highlight(area)
+        leave_other_areas(self.app, area)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Hand a failed worker of this screen to the app's one handler (worker messages
@@ -143,9 +147,9 @@ class AreaScreen(StyledOnMount):
             return
         chosen = choices_of(host_of(self)).next_place(field.value)
         if chosen is not None:
-            field.value = chosen.label
+            field.value = chosen.full_label  # with its state: one place, not the largest
             field.cursor_position = len(field.value)
-            self.notify(f"“{chosen.name}” now means {chosen.label} (remembered).",
+            self.notify(f"“{chosen.name}” now means {chosen.full_label} (remembered).",
                         title="Other place", timeout=4)
 
     def action_focus_main(self) -> None:

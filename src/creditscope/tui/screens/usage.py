@@ -1,4 +1,6 @@
-"""Usage: where the credits went, from the ledger (every session, not only this one).
+"""Usage: where the credits went, from the ledger (every session, not only this one),
+on the configured account (service and key) alone, as ``creditscope credits`` shows it:
+another key's calls written to the same ledger file are named, not counted.
 
 Spend per day (or hour) and per operation as charts, what the cache saved, calls by
 outcome and how company lookups graded. The figures are
@@ -56,11 +58,13 @@ class UsageScreen(AreaScreen):
         super().__init__()
         self.period: Period = "day"
         self.rows: list[UsageRow] = []  # the last 14 days'
-        self.anything_recorded = False  # the ledger holds a call, maybe an older one
+        self.anything_recorded = False  # the account has a call, maybe an older one
+        self.other_accounts = 0  # accounts in the ledger file not counted here
         self._stale = False  # a call was recorded while another screen was shown
 
     def compose_body(self) -> ComposeResult:
         """Summary line, the two charts side by side, outcomes and grades below."""
+        yield Static("", id="usage-accounts", classes="usage-accounts")
         yield Static("", id="usage-summary", classes="usage-summary")
         with Horizontal(id="usage-charts"):
             with Vertical(classes="usage-chart-box"):
@@ -100,32 +104,38 @@ class UsageScreen(AreaScreen):
 
     @work(exclusive=True, group="usage", description="Reading the ledger")
     async def reload(self) -> None:
-        """Read the ledger's rows of the longest window (on the store's thread: a file may
-        hold years of calls), and whether it holds any call at all."""
+        """Read the configured account's rows of the longest window (on the store's
+        thread: a file may hold years of calls), whether it has any call at all, and how
+        many other accounts the file holds."""
         host = host_of(self)
         client = host.client
         if client is None:
             return
         count, _ = WINDOWS["day"]  # the 24 hours are inside the 14 days
-        ledger = client.ledger
+        ledger, account = client.ledger, client.account
         since = window_start(host.clock(), "day", count)
-        rows, anything = await client.store.run(
-            lambda: (ledger.usage_rows(since=since), ledger.last_row() > 0))
+        rows, accounts = await client.store.run(
+            lambda: (ledger.usage_rows(since=since, account=account), ledger.accounts()))
+        others = len([other for other in accounts if other != account])
         # After the next refresh: read on mount, the rows may come back before the
         # charts nested in the screen's containers are mounted.
-        self.call_after_refresh(self._show_rows, rows, anything)
+        self.call_after_refresh(self._show_rows, rows, account in accounts, others)
 
-    def _show_rows(self, rows: list[UsageRow], anything_recorded: bool) -> None:
+    def _show_rows(self, rows: list[UsageRow], anything_recorded: bool, others: int) -> None:
         if anything_recorded != self.anything_recorded:
             self.refresh_bindings()  # ``d`` comes with the first call
         self.rows = rows
         self.anything_recorded = anything_recorded
+        self.other_accounts = others
         self.show()
 
     def show(self) -> None:
         """Draw the figures of the window (the last 14 days, or 24 hours) from the rows."""
         from creditscope.client.usage import usage_of
 
+        accounts_line = self.query_one("#usage-accounts", Static)
+        accounts_line.display = self.other_accounts > 0
+        accounts_line.update(accounts_markup(self.other_accounts))
         empty = not self.anything_recorded
         for selector in ("#usage-summary", "#usage-charts", ".usage-figures"):
             for widget in self.query(selector):
@@ -170,6 +180,13 @@ def summary_markup(usage: Usage, count: int, unit: str) -> str:
     return (f"[b]Last {count} {unit}:[/b]  [$primary]█[/] {total.spent} cr spent · "
             f"[$success]█[/] {total.saved} cr saved by the cache"
             f" ({counted(total.cached, 'answer')})")
+
+
+def accounts_markup(others: int) -> str:
+    """Says that the figures are the configured account's, and where the others are."""
+    return (f"[b]This account only[/b] (the service and key in Settings): the ledger also"
+            f" holds {counted(others, 'other account')}, not counted here;"
+            " [b]creditscope credits --all[/b] shows each apart.")
 
 
 def window_title(usage: Usage, start: datetime, count: int) -> str:

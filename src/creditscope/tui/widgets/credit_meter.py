@@ -2,29 +2,27 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.widgets import Static
 
 from creditscope.tui.host import host_of
 from creditscope.tui.messages import CreditSnapshot
 
+if TYPE_CHECKING:
+    from creditscope.client.ledger import CreditLedger
+
 SPEND_HIGHLIGHT_SECONDS = 1.5
 
 
-def snapshot_of(ledger: Any) -> CreditSnapshot:
-    """The meter's figures from a ledger's session totals (a dict in some test doubles)."""
-    totals = ledger.session_totals()
-
-    def field(name: str) -> int:
-        value = totals.get(name, 0) if isinstance(totals, dict) else getattr(totals, name, 0)
-        return int(value or 0)
-
+def snapshot_of(ledger: CreditLedger, account: str) -> CreditSnapshot:
+    """The meter's figures: this session's calls on ``account`` (the configured service
+    and key), not another key's written to the same ledger file."""
+    totals = ledger.session_totals(account)
     return CreditSnapshot(
-        spent=field("spent"), saved=field("saved"), calls=field("calls"),
-        errors=field("errors"), remaining=getattr(ledger, "remaining", None),
-        unexplained=field("unexplained"), overstated=field("overstated"),
-        possibly_charged=field("possibly_charged"),
+        spent=totals.spent, saved=totals.saved, calls=totals.calls, errors=totals.errors,
+        remaining=totals.remaining, unexplained=totals.unexplained,
+        overstated=totals.overstated, possibly_charged=totals.possibly_charged,
     )
 
 

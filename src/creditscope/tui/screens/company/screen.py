@@ -12,6 +12,7 @@ from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
+from textual.css.query import NoMatches
 from textual.widgets import Button, Input, Static
 
 from creditscope import operations
@@ -87,10 +88,23 @@ class CompanyScreen(AreaScreen):
             yield CompanyCard(id="card")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """Re-check is offered once a lookup is on screen."""
+        """Re-check is offered while a lookup's answer is on screen."""
         if action == "recheck":
-            return self.shown_params is not None
+            return self.recheckable is not None
         return super().check_action(action, parameters)
+
+    @property
+    def recheckable(self) -> dict[str, Any] | None:
+        """The lookup a re-check would send: the one whose answer is on screen, whatever
+        the form now holds; None while an error, the empty hint or another lookup on its
+        way is shown (the re-check would pay for a lookup not in view)."""
+        try:
+            area = self.query_one("#lookup", ResultArea)
+        except NoMatches:  # still composing
+            return None
+        if not area.shows_content or area.is_loading:
+            return None
+        return self.shown_params
 
     def palette_commands(self) -> Iterable[PaletteCommand]:
         """Look up, copy, export and re-check from the command palette."""
@@ -103,6 +117,10 @@ class CompanyScreen(AreaScreen):
         yield PaletteCommand(
             "Export matches", "Write the matches as JSON or CSV", self.action_export
         )
+        if self.recheckable is not None:
+            yield PaletteCommand("Re-check lookup", "The lookup on screen again, past the"
+                                 f" cache ({credits_text(price_of(host_of(self), FIND_COMPANY))})",
+                                 self.action_recheck)
         yield PaletteCommand("Copy lookup report", "Markdown for a ticket (y)",
                              self.action_copy_report)
         yield PaletteCommand("Save lookup report", "Markdown for a ticket, to a file",
@@ -156,6 +174,7 @@ class CompanyScreen(AreaScreen):
         label = f"company lookup for “{params['name']}”"
         request = CallRequest(operations.FIND_COMPANY, params, refresh=refresh, label=label)
         self.query_one("#lookup", ResultArea).run(request)
+        self.refresh_bindings()  # no re-check of the old answer while this one is on its way
 
     def _form_error(self, field: str | None, message: str) -> None:
         # Refused before sending: the same outline (and focus) as the service's refusal.
@@ -188,6 +207,7 @@ class CompanyScreen(AreaScreen):
 
     @on(ResultArea.Failed, "#lookup")
     def _failed(self, event: ResultArea.Failed) -> None:
+        self.refresh_bindings()  # the error, not a lookup, is on screen: nothing to re-check
         # The area outlined the refused box; say why beside the form too.
         if isinstance(event.error, InvalidRequest) and event.error.field in FORM_FIELDS:
             self._show_form_message(event.error.message)
@@ -224,9 +244,11 @@ class CompanyScreen(AreaScreen):
 
     @on(Button.Pressed, "#recheck")
     def action_recheck(self) -> None:
-        """Run the shown lookup again past the cache (charged) to re-check an unavailable page."""
-        if self.shown_params is not None:
-            self._run(self.shown_params, refresh=True)
+        """Run the lookup on screen again past the cache (charged), e.g. to re-check an
+        unavailable page; not the form's text, which may have changed since."""
+        params = self.recheckable
+        if params is not None:
+            self._run(params, refresh=True)
 
     @on(RecentLookups.Reopen)
     def _reopen(self, event: RecentLookups.Reopen) -> None:

@@ -64,7 +64,8 @@ def parse_location(text: str, gazetteer: Gazetteer | None = None) -> SearchPoint
     checked = check_place(stripped, gazetteer)
     if checked.city is None:
         raise LocationError(checked.message)
-    return SearchPoint(checked.city.lat, checked.city.lng, checked.city.label, checked.city)
+    # With its state ("Springfield, Illinois, US"): the place meant, among its namesakes.
+    return SearchPoint(checked.city.lat, checked.city.lng, checked.city.full_label, checked.city)
 
 
 def parse_limit(text: str) -> int:

@@ -12,10 +12,12 @@ from textual.binding import Binding, BindingType
 from textual.widgets import Input, Static, TabbedContent, TabPane, Tabs
 
 from creditscope import operations
+from creditscope.client.price_state import PriceState, PriceWords
 from creditscope.models import RestaurantDetails, RestaurantSummary
 from creditscope.row_export import file_stem
 from creditscope.tui.calls import ResultArea
 from creditscope.tui.host import host_of
+from creditscope.tui.key_costs import Priced
 from creditscope.tui.list_export import export_list
 from creditscope.tui.prices import Quote, quote
 from creditscope.tui.screens.base import AreaScreen
@@ -29,7 +31,16 @@ from creditscope.tui.widgets.text_input import focus_now
 from creditscope.wording import counted
 
 PARTS: tuple[type[RestaurantPart], ...] = (OverviewView, MenuView, ReviewsView)
+# The key that opens each tab (its binding id): the footer prices it as the tab does.
+TAB_KEYS = {f"restaurants.{part.title.lower()}": part.title.lower() for part in PARTS}
 EXPORT_NAMES = {"overview": "restaurant", "menu": "menu", "reviews": "reviews"}  # file prefixes
+
+
+def part_words(now: Quote, loaded: bool) -> PriceWords:
+    """What opening a part costs, in the words of every price: a part on screen already
+    (or answered by the cache) is free."""
+    words = now.words()
+    return PriceWords(PriceState.CACHED, words.price) if loaded else words
 
 
 def tab_label(title: str, now: Quote | None, loaded: bool) -> str:
@@ -97,6 +108,17 @@ class RestaurantScreen(AreaScreen):
         """(quote, already opened): what opening ``part`` costs now (None while the client
         is still starting)."""
         return quote(host_of(self), part.operation.name, part.params()), part.loaded
+
+    def binding_cost(self, binding_id: str) -> Priced | None:
+        """A tab's key (``m`` Menu) says what its tab says: the part's price, or free once
+        fetched or cached; other keys as every area prices them."""
+        pane_id = TAB_KEYS.get(binding_id)
+        if pane_id is None:
+            return super().binding_cost(binding_id)
+        for part in self.query(f"#{pane_id}-part").results(RestaurantPart):  # none while composing
+            now, loaded = self._part_price(part)
+            return None if now is None else part_words(now, loaded)
+        return None
 
     def on_mount(self) -> None:
         """Price the tabs now and whenever a client is ready; open the overview."""
