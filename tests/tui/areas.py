@@ -283,8 +283,8 @@ each step can start from where the previous one was left, its dialogs closed."""
 
 # What a larger terminal changes (full-height boxes and buttons, wider tables), in the
 # views whose steps stand on their own.
-TOUR_AT_FULL_SIZE = ("events before a search", "events", "company", "help", "catalog", "provider form (errors)",
-                     "import request (send)", "settings")
+TOUR_AT_FULL_SIZE = ("events before a search", "events", "company", "help", "catalog",
+                     "provider form (errors)", "import request (send)", "settings")
 
 
 async def tour(pilot: Pilot[Any], only: tuple[str, ...] = ()) -> Any:

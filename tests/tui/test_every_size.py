@@ -6,12 +6,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
+from typing import Any
+
+from textual.pilot import Pilot
+from textual.widgets import Input
 
 from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from pilot_support import settle
 
-from .areas import SIZES
+from .areas import SIZES, type_and_enter
+from .areas import _open as _open_area
 from .screen_text import screen_rows
 from .test_restaurants_screens import open_row, search
 
@@ -57,3 +62,54 @@ async def test_a_wide_menu_keeps_each_price_near_its_dish(make_app: MakeApp) -> 
         assert price is not None, line
         gap = price.start()
         assert gap <= 100, f"the price is {gap} columns from its dish: {line.strip()!r}"
+
+
+async def _activity_with_a_lookup(pilot: Pilot[Any]) -> list[str]:
+    app: Any = pilot.app
+    client = await app.wait_for_client()
+    await client.call("professional_network/find_company", {"name": "Northwind Labs"})
+    await client.call("ticketing/discovery", {"lat": 38.7, "lng": -9.1})
+    await app.switch_mode("activity")
+    await settle(pilot)
+    return screen_rows(app)
+
+
+async def test_activity_at_80x24_shows_every_latency_whole(make_app: MakeApp) -> None:
+    # The longest operation name pushed Latency off the edge ("71 m").
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        rows = await _activity_with_a_lookup(pilot)
+    header = next(row for row in rows if "Operation" in row)
+    assert "Latency" in header
+    calls = [row for row in rows if "12:30:00" in row]
+    assert len(calls) == 2
+    for row in calls:
+        assert re.search(r"\b42 ms\b", row), row
+    assert any("…/find_company" in row for row in calls)
+
+
+async def test_activity_at_80x24_shows_more_than_three_lines_of_a_body(
+    make_app: MakeApp,
+) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        rows = await _activity_with_a_lookup(pilot)
+    title = next(index for index, row in enumerate(rows) if "Body" in row)
+    bottom = next(index for index in range(title, len(rows)) if "╰" in rows[index])
+    body = [row for row in rows[title + 1:bottom] if row.strip(" │")]
+    assert len(body) >= 6, "\n".join(rows[title:bottom])
+
+
+async def test_company_at_80x24_shows_why_each_match_was_graded(make_app: MakeApp) -> None:
+    # The Why column was cut to "Wh", its reasons to "name" or "page lis".
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await _open_area(pilot, "company")
+        app.screen.query_one("#website", Input).value = "northwind-labs.co.uk"
+        await type_and_enter(pilot, "#name", "Northwind Labs")
+        rows = screen_rows(app)
+    at = next(index for index, row in enumerate(rows) if "Confidence" in row)
+    assert re.search(r"\bWhy\b", rows[at])
+    why_at = rows[at].index("Why")
+    reasons = [row[why_at:].split("  ")[0] for row in rows[at + 1:at + 4]]
+    assert reasons == ["same site", "other site", "other site"]

@@ -202,7 +202,7 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
             style="green" if is_open else ("red" if is_open is False else "bright_black"),
         )
         reviews = "—" if restaurant.review_count is None else f"{restaurant.review_count:,}"
-        return [
+        cells: list[Text | str] = [
             restaurant.name,
             fmt.title_case(restaurant.cuisine),
             rating,
@@ -211,7 +211,8 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
             fmt.format_distance(restaurant.distance_km).rjust(8),
             open_cell,
             restaurant.address or "—",
-        ][: len(self.shown_columns)]
+        ]
+        return cells[: len(self.shown_columns)]
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         """A header click sorts by that column (again: the other way)."""
