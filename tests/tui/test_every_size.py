@@ -113,3 +113,57 @@ async def test_company_at_80x24_shows_why_each_match_was_graded(make_app: MakeAp
     why_at = rows[at].index("Why")
     reasons = [row[why_at:].split("  ")[0] for row in rows[at + 1:at + 4]]
     assert reasons == ["same site", "other site", "other site"]
+
+
+FORM_LABELS = {
+    "events": ["Location", "Per page (1-50)"],
+    "company": ["Company name", "Website"],
+    "restaurants": ["Location", "Results (1-30)"],  # a Select's prompt is its label
+}
+
+
+async def test_every_area_s_form_labels_its_boxes(make_app: MakeApp) -> None:
+    # One form style: Events and Company had untitled boxes ("20" alone said nothing),
+    # Restaurants titled ones.
+    app = make_app()
+    async with app.run_test(size=SIZES["120x36"]) as pilot:
+        drawn: dict[str, str] = {}
+        for area in FORM_LABELS:
+            await _open_area(pilot, area)
+            drawn[area] = "\n".join(screen_rows(app)[:8])
+    for area, labels in FORM_LABELS.items():
+        for label in labels:
+            assert f"▔ {label} ▔" in drawn[area], f"{area} has no {label!r}:\n{drawn[area]}"
+
+
+async def test_at_80x24_the_events_number_says_what_it_counts(make_app: MakeApp) -> None:
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await _open_area(pilot, "events")
+        form = screen_rows(app)[3]
+    assert re.search(r"\b20\s+per page\b", form), form
+    assert "City or lat, lng" in form  # the location's placeholder still whole
+
+
+async def test_a_toast_never_covers_a_dialog_s_buttons(make_app: MakeApp) -> None:
+    # A toast (7 s) sat on the buttons of a dialog at the bottom right of the screen.
+    from textual.widgets import Button
+    from textual.widgets._toast import Toast  # the widget a notification is drawn as
+
+    from .areas import DIALOGS, _close_dialog
+
+    app = make_app()
+    covered: list[str] = []
+    async with app.run_test(size=SIZES["80x24"], notifications=True) as pilot:
+        for name, step in DIALOGS.items():
+            await _close_dialog(pilot)
+            app.clear_notifications()
+            await step(pilot)
+            app.notify("Saved the report to /tmp/support/report-20250314.md", timeout=7)
+            await settle(pilot)
+            buttons = [b.region for b in app.screen.query(Button) if b.display and b.region]
+            toasts = [toast.region for toast in app.screen.query(Toast)]
+            assert toasts, name
+            if any(t.overlaps(b) for t in toasts for b in buttons):
+                covered.append(name)
+    assert not covered, f"a toast covers the buttons of: {covered}"
