@@ -167,3 +167,19 @@ async def test_a_toast_never_covers_a_dialog_s_buttons(make_app: MakeApp) -> Non
             if any(t.overlaps(b) for t in toasts for b in buttons):
                 covered.append(name)
     assert not covered, f"a toast covers the buttons of: {covered}"
+
+
+async def test_at_80x24_the_reviews_button_keeps_its_label_on_one_line(
+    make_app: MakeApp,
+) -> None:
+    # Once fetched it read "Show reviews · cached ·" with "free" alone on the next line.
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await search(pilot)
+        await open_row(pilot, 0)
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")  # the priced button has the cursor
+        await settle(pilot)
+        rows = screen_rows(app)
+    assert any("Show reviews · cached · free" in row for row in rows), "\n".join(rows[:14])
