@@ -8,6 +8,7 @@ import re
 from collections.abc import Callable
 from typing import Any
 
+import pytest
 from textual.pilot import Pilot
 from textual.widgets import Input
 
@@ -183,3 +184,28 @@ async def test_at_80x24_the_reviews_button_keeps_its_label_on_one_line(
         await settle(pilot)
         rows = screen_rows(app)
     assert any("Show reviews · cached · free" in row for row in rows), "\n".join(rows[:14])
+
+
+@pytest.mark.parametrize("area", ["events", "restaurants", "company"])
+async def test_at_80x24_an_error_s_fix_it_buttons_are_on_screen(
+    make_app: MakeApp, area: str
+) -> None:
+    # Offline, a search not cached: "Go online · 3 cr" was below the bottom of the screen.
+    from textual.widgets import Button
+
+    from creditscope.tui.widgets.error_panel import ErrorPanel
+
+    from .areas import AREAS
+
+    app = make_app(offline=True)
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await AREAS[area](pilot)
+        panel = app.screen.query_one(ErrorPanel)
+        buttons = [button for button in panel.query(Button) if button.display]
+        assert buttons
+        footer_top = app.size.height - 1
+        rows = screen_rows(app)
+        for button in buttons:
+            region = button.region
+            assert region.height and region.bottom <= footer_top, f"{button.label}: {region}"
+            assert str(button.label) in rows[region.y + region.height // 2]
