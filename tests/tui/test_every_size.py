@@ -209,3 +209,19 @@ async def test_at_80x24_an_error_s_fix_it_buttons_are_on_screen(
             region = button.region
             assert region.height and region.bottom <= footer_top, f"{button.label}: {region}"
             assert str(button.label) in rows[region.y + region.height // 2]
+
+
+async def test_at_80x24_the_map_s_scale_and_caption_are_whole(make_app: MakeApp) -> None:
+    # The centre and zoom were drawn over the scale: "├──────┤ 5 km  9.14°W ×1526".
+    from .areas import events
+
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await events(pilot)
+        drawn = app.screen.query_one("EventMap").content_region
+        line = screen_rows(app)[drawn.bottom - 1][drawn.x:drawn.right]
+    assert re.search(r"├─+┤ \d+ k?m ", line), line
+    if "°" in line:
+        assert re.search(r" \d+\.\d+°[NS] \d+\.\d+°[EW] ×\d+ ", line), line
+    else:
+        assert re.search(r" ×\d+ ", line), line
