@@ -48,6 +48,11 @@ async def _steady(pilot: Pilot[Any]) -> None:
     await pilot.pause()
 
 
+async def events_fresh(pilot: Pilot[Any]) -> None:
+    """Events as it first opens: nothing searched, Refresh and the page buttons disabled."""
+    await _open(pilot, "events")
+
+
 async def events(pilot: Pilot[Any]) -> None:
     """Events near Lisbon, the third event selected."""
     await _open(pilot, "events")
@@ -254,6 +259,7 @@ async def _reviews(pilot: Pilot[Any]) -> None:
 
 
 TOUR: list[tuple[str, Step]] = [
+    ("events before a search", events_fresh),
     ("events", events),
     ("company", company),
     ("help", _from_company_help),
@@ -277,8 +283,8 @@ each step can start from where the previous one was left, its dialogs closed."""
 
 # What a larger terminal changes (full-height boxes and buttons, wider tables), in the
 # views whose steps stand on their own.
-TOUR_AT_FULL_SIZE = ("events", "company", "help", "catalog", "provider form (errors)",
-                     "import request (send)", "settings")
+TOUR_AT_FULL_SIZE = ("events before a search", "events", "company", "help", "catalog",
+                     "provider form (errors)", "import request (send)", "settings")
 
 
 async def tour(pilot: Pilot[Any], only: tuple[str, ...] = ()) -> Any:

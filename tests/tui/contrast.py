@@ -22,6 +22,7 @@ from textual.geometry import Region
 from textual.widget import Widget
 
 TEXT_MINIMUM = 4.5  # WCAG AA, for every character: a terminal's bold text is not "large"
+DISABLED_MINIMUM = 3.0  # a control the user cannot use now must still be seen (WCAG 1.4.11)
 
 
 @dataclass(frozen=True)
@@ -105,9 +106,8 @@ def low_contrast_runs(app: Any) -> list[Run]:
     failures: dict[tuple[int, int, int], Run] = {}
     width = max((x for x, _ in cells), default=0) + 1
     for (x, y), (char, style, widget, _) in sorted(cells.items(), key=lambda item: item[0][::-1]):
-        if _is_graphic(char) or widget.disabled or widget is app.screen:
-            # Drawing; a control the user cannot use right now; or the screen itself,
-            # whose only text is the dimmed screen under a modal.
+        if _is_graphic(char) or widget is app.screen:
+            # Drawing; or the screen itself, whose only text is the dimmed screen under a modal.
             continue
         foreground = style.color if style.color and not style.color.is_default else default_fg
         background = (
@@ -116,7 +116,7 @@ def low_contrast_runs(app: Any) -> list[Run]:
         if style.reverse:
             foreground, background = background, foreground
         ratio = contrast_ratio(foreground, background)
-        minimum = TEXT_MINIMUM
+        minimum = DISABLED_MINIMUM if widget.is_disabled else TEXT_MINIMUM
         if ratio >= minimum:
             continue
         key = (y, id(widget), hash((style, minimum)))

@@ -35,3 +35,17 @@ def visible_text(app: App[Any]) -> str:
     for notification in shown_notifications(app):
         lines.append(f"{notification.title}: {notification.message}")
     return "\n".join(lines)
+
+
+def screen_rows(app: App[Any]) -> list[str]:
+    """The top screen as drawn, one string per terminal row (the topmost widget's
+    character in each cell)."""
+    from .contrast import screen_cells
+
+    width, height = app.size
+    rows = [[" "] * width for _ in range(height)]
+    for (x, y), (char, *_) in screen_cells(app).items():
+        if 0 <= y < height and 0 <= x < width:
+            rows[y][x] = char
+    return ["".join(row) for row in rows]
+

@@ -63,10 +63,10 @@ def test_filled_controls_carry_readable_text(theme: str) -> None:
 # terminal draws differently, in the default theme (the light one at that size draws
 # the same colours on the same widgets).
 @pytest.mark.parametrize(("theme", "size"), [(DARK_THEME, "80x24"), (LIGHT_THEME, "80x24"),
-                                             (DARK_THEME, "120x36")])
+                                             (DARK_THEME, "200x55"), (LIGHT_THEME, "200x55")])
 async def test_every_view_is_readable(make_app: MakeApp, theme: str, size: str) -> None:
     app = make_app(theme=theme)
-    only = TOUR_AT_FULL_SIZE if size == "120x36" else ()
+    only = TOUR_AT_FULL_SIZE if size == "200x55" else ()
     failures: dict[str, list[str]] = {}
     seen: list[str] = []
     async with app.run_test(size=SIZES[size]) as pilot:

@@ -35,6 +35,7 @@ from creditscope.tui.screens.activity_inspector import Inspected, as_record, ins
 from creditscope.tui.screens.activity_replay import ask_to_replay, replay
 from creditscope.tui.screens.activity_rows import (
     COLUMNS,
+    NARROW_OPERATION,
     MorePast,
     PastPages,
     SessionDivider,
@@ -99,6 +100,7 @@ class ActivityScreen(AreaScreen):
         self._shown: list[object] = []
         self._past = PastPages()
         self._inspected = Inspected("", "", None)
+        self._operation_width: int | None = None  # the operation cells' cut, when listed
 
     def compose_body(self) -> ComposeResult:
         """Search, call table, then request and response side by side."""
@@ -180,8 +182,9 @@ class ActivityScreen(AreaScreen):
         self._shown = arrange(records, self._past.entries, session, self._past.more)
         table = self.query_one("#activity-table", DataTable)
         table.clear()
+        self._operation_width = self._fitting_width()
         for item in self._shown:
-            table.add_row(*row_cells(item))
+            table.add_row(*row_cells(item, self._operation_width))
         empty = self.query_one("#activity-empty", Static)
         empty.display = not self._shown
         # Empty panes say nothing: with no call listed, only what to do shows.
@@ -198,6 +201,14 @@ class ActivityScreen(AreaScreen):
             self.inspect(first)
         else:
             self._inspect_nothing()
+
+    def _fitting_width(self) -> int | None:
+        return NARROW_OPERATION if self.has_class("-narrow") else None
+
+    def on_resize(self) -> None:
+        """Across the narrow breakpoint the operations are fitted again (cut, or whole)."""
+        if self.is_mounted and self._operation_width != self._fitting_width():
+            self.refresh_calls()
 
     def _inspect_nothing(self) -> None:
         """Nothing listed: the inspector is empty too (copy and replay have no call)."""

@@ -81,17 +81,36 @@ def arrange(records: list[CallRecord], past: list[HistoryEntry], session: str,
     return items
 
 
-def row_cells(item: object) -> tuple[str, ...]:
-    """The seven cells of ``item``'s row."""
+NARROW_OPERATION = 22
+"""An operation's widest cell on a narrow terminal: with it, Time to Latency fit 80 columns
+("professional_network/find_company" pushed Latency off the edge, read as "71 m")."""
+
+
+def fit_operation(name: str, width: int | None) -> str:
+    """``name`` in at most ``width`` cells, its last part (what tells operations of one group
+    apart) kept whole: ``professi…/find_company``."""
+    if width is None or len(name) <= width:
+        return name
+    group, _, last = name.rpartition("/")
+    head = width - len(last) - 2  # the "…/" between them
+    if not group or head < 1:
+        return name[: width - 1] + "…"
+    return f"{group[:head]}…/{last}"
+
+
+def row_cells(item: object, operation_width: int | None = None) -> tuple[str, ...]:
+    """The seven cells of ``item``'s row (its operation cut to ``operation_width``)."""
     from creditscope.client.history import HistoryEntry
     from creditscope.client.records import CallRecord
 
     if isinstance(item, CallRecord):
-        return (item.started_at.astimezone().strftime("%H:%M:%S"), item.operation,
+        return (item.started_at.astimezone().strftime("%H:%M:%S"),
+                fit_operation(item.operation, operation_width),
                 status_text(item), prices.charged_text(item), str(item.cache),
                 format_latency(item.latency_ms), labelled(item.label, item.params))
     if isinstance(item, HistoryEntry):
-        return (item.at.astimezone().strftime("%m-%d %H:%M"), item.operation,
+        return (item.at.astimezone().strftime("%m-%d %H:%M"),
+                fit_operation(item.operation, operation_width),
                 status_text(item), prices.charged_text(item), item.cache, "—",
                 labelled(item.label, item.params))
     if isinstance(item, SessionDivider):

@@ -65,14 +65,17 @@ def solid_land_kind(view: Viewport) -> int:
     return CITY_LAND if view.km_per_cell < MASK_KM_PER_CELL else SOLID_LAND
 
 
-def caption_text(view: Viewport) -> str:
-    """The centre and zoom, as shown bottom right: `` 48.86°N 2.35°E ×300 ``."""
+def caption_text(view: Viewport, room: int | None = None) -> str:
+    """The centre and zoom, as shown bottom right: `` 48.86°N 2.35°E ×300 ``; in less than
+    ``room`` cells the zoom alone, or nothing (the scale bar beside it stays whole)."""
     north_south = "N" if view.center_lat >= 0 else "S"
     east_west = "E" if view.center_lng >= 0 else "W"
     lat, lng = abs(view.center_lat), abs(view.center_lng)
     # A fitted zoom is fractional: whole numbers from 10 up, two digits below.
     zoom = f"{view.zoom:.0f}" if view.zoom >= 10 else f"{view.zoom:.2g}"
-    return f" {lat:.2f}°{north_south} {lng:.2f}°{east_west} ×{zoom} "
+    whole = f" {lat:.2f}°{north_south} {lng:.2f}°{east_west} ×{zoom} "
+    fitting = [text for text in (whole, f" ×{zoom} ") if room is None or len(text) <= room]
+    return fitting[0] if fitting else ""
 
 
 def overlay(
@@ -88,11 +91,13 @@ def overlay(
                 cells[(x + offset, y)] = (char, kind)
 
     bottom = view.height - 1
-    caption = caption_text(view)
-    put(view.width - len(caption), bottom, caption, CAPTION)
     bar = scale_bar(view.km_per_cell, max_cells=max(3, min(16, view.width // 4)))
-    if bar is not None:
-        put(1, bottom, f" {bar.text} ", CAPTION)
+    scale = f" {bar.text} " if bar is not None else ""
+    if scale:
+        put(1, bottom, scale, CAPTION)
+    # The centre and zoom in what the scale leaves (at 80x24 it was drawn over the scale).
+    caption = caption_text(view, room=view.width - len(scale) - 2)
+    put(view.width - len(caption), bottom, caption, CAPTION)
     if state.focused:
         put(view.width // 2, view.height // 2, "┼", RETICLE)
     if state.search_point is not None:

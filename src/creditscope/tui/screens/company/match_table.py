@@ -8,9 +8,11 @@ from rich.text import Text
 from textual.binding import Binding, BindingType
 from textual.message import Message
 from textual.widgets import DataTable
+from textual.widgets.data_table import ColumnKey
 
 from creditscope.models import CompanyLookup, Match
 from creditscope.tui.screens.company.reasoning import (
+    BAR_WIDTH,
     confidence_badge,
     short_url,
     similarity_bar,
@@ -21,6 +23,10 @@ from creditscope.tui.table_cells_patch import CellsKeyedByContent
 from creditscope.tui.widgets.drawn_focus import FocusWhenDrawn
 
 _WEBSITE_STYLES = {"yes": "bold green", "no": "red", "not checked": "bright_black"}
+COMPACT_UNDER = 100
+"""A table narrower than this shows each match's similarity as a number and its why in
+a word or two (the card below says it whole): at 80 columns the Why column was cut to
+"Wh", its reasons to "name"."""
 
 
 class MatchTable(FocusWhenDrawn, CellsKeyedByContent):
@@ -52,6 +58,7 @@ class MatchTable(FocusWhenDrawn, CellsKeyedByContent):
         self.cursor_background_priority = "css"
         self.matches: list[Match] = []
         self.website: str | None = None
+        self.compact = False
 
     def on_mount(self) -> None:
         """The columns, in the order support staff read a judgement."""
@@ -64,11 +71,29 @@ class MatchTable(FocusWhenDrawn, CellsKeyedByContent):
         self.add_column("Company URL", key="url")
         self.add_column("Search hit", key="title")
 
+    def on_resize(self) -> None:
+        """Across the compact width the rows are drawn again, shortened or whole."""
+        compact = self.size.width < COMPACT_UNDER
+        if compact != self.compact:
+            self.compact = compact
+            self._fill()
+
     def show(self, lookup: CompanyLookup, website: str | None) -> None:
         """Replace the rows with ``lookup``'s matches and highlight the best one."""
         self.matches = list(lookup.matches)
         self.website = website
+        self._fill()
+        if self.matches:
+            self.move_cursor(row=0)
+        self._announce(0)
+
+    def _fill(self) -> None:
+        row = self.cursor_row
         self.clear()
+        self.columns[self._similarity_key].label = Text(
+            "Similarity" if self.compact else "Name similarity")
+        for column in self.columns.values():  # widths fit these rows (they only grow)
+            column.content_width = column.label.cell_len
         for rank, match in enumerate(self.matches, start=1):
             company = match.company
             name = (
@@ -76,21 +101,24 @@ class MatchTable(FocusWhenDrawn, CellsKeyedByContent):
                 if company is not None
                 else Text("page unavailable", style="italic yellow")
             )
-            seen = website_match_text(match, bool(website))
+            seen = website_match_text(match, bool(self.website))
             self.add_row(
                 Text(str(rank), justify="right"),
                 confidence_badge(match.confidence),
                 Text(seen, style=_WEBSITE_STYLES[seen]),
-                similarity_bar(match.name_similarity),
+                similarity_bar(match.name_similarity, 0 if self.compact else BAR_WIDTH),
                 name,
-                Text(why(match, website), style="italic"),
+                Text(why(match, self.website, brief=self.compact), style="italic"),
                 Text(short_url(match.company_url), style="underline"),
                 Text(match.serp_title or "", style="bright_black"),
                 key=str(rank),
             )
-        if self.matches:
-            self.move_cursor(row=0)
-        self._announce(0)
+        if 0 <= row < len(self.matches):
+            self.move_cursor(row=row)
+
+    @property
+    def _similarity_key(self) -> ColumnKey:
+        return next(key for key in self.columns if key.value == "similarity")
 
     @property
     def current(self) -> Match | None:

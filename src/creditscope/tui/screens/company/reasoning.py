@@ -87,14 +87,16 @@ def website_match_text(match: Match, website_given: bool) -> str:
 
 
 def similarity_bar(similarity: float | None, width: int = BAR_WIDTH) -> Text:
-    """``"█████████░ 0.93"``: the name similarity as a bar and a number."""
+    """``"█████████░ 0.93"``: the name similarity as a bar and a number (``width`` 0:
+    the number alone)."""
     if similarity is None:
         return Text("—", style="bright_black")
     value = min(max(similarity, 0.0), 1.0)
     filled = round(value * width)
     bar = Text(_BAR_FULL * filled, style="#58a6ff")
     bar.append(_BAR_EMPTY * (width - filled), style="#484f58")
-    bar.append(f" {value:.2f}", style="default")  # the theme's text colour, not the bar's
+    # The theme's text colour, not the bar's.
+    bar.append(f" {value:.2f}" if width else f"{value:.2f}", style="default")
     return bar
 
 
@@ -104,30 +106,35 @@ def _similar(similarity: float | None) -> str:
     return f"name {min(max(similarity, 0.0), 1.0):.2f} similar"
 
 
-def why(match: Match, website: str | None) -> str:
+def why(match: Match, website: str | None, *, brief: bool = False) -> str:
     """One line saying why the match was graded as it was, from its own fields.
 
     Examples: "the page lists exactly example.com", "name 0.93 similar; no
-    website given", "page lists northwind.io, not northwind.com".
+    website given", "page lists northwind.io, not northwind.com". ``brief``: the
+    same ground in a word or two ("same site", "name only"), for a narrow table.
     """
     similar = _similar(match.name_similarity)
     wanted = domain_of(website)
+    listed = domain_of(match.company.website) if match.company is not None else None
     if not wanted:
-        reason = f"{similar}; no website given"
+        short, reason = "name only", f"{similar}; no website given"
     elif match.company is None:
+        short = "page down"
         reason = f"page momentarily unavailable, so its website was not compared; {similar}"
     elif match.website_match:
-        reason = f"the page lists exactly {domain_of(match.company.website) or wanted}"
-    elif not domain_of(match.company.website):
-        reason = f"the page lists no website; {similar}"
-    elif domain_of(match.company.website) == wanted:
+        short, reason = "same site", f"the page lists exactly {listed or wanted}"
+    elif not listed:
+        short, reason = "no site", f"the page lists no website; {similar}"
+    elif listed == wanted:
         # The service said no although the domains agree: say so rather than guess.
+        short = "disputed"
         reason = f"page lists {wanted} too, yet the service reports no website match"
     else:
-        reason = f"page lists {domain_of(match.company.website)}, not {wanted}"
+        short, reason = "other site", f"page lists {listed}, not {wanted}"
     if (match.confidence or "").lower() not in (*KNOWN_CONFIDENCES, ""):
+        short += " ?"
         reason += f"; graded “{match.confidence}” by the service"
-    return reason
+    return short if brief else reason
 
 
 def short_url(url: str | None) -> str:

@@ -37,6 +37,7 @@ from creditscope.tui.screens.company.recent import RecentLookups
 from creditscope.tui.screens.company.report import lookup_report
 from creditscope.tui.screens.save_file import SaveFileDialog
 from creditscope.tui.web_tab import save_text
+from creditscope.tui.widgets.field_label import labelled
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
 
@@ -75,10 +76,12 @@ class CompanyScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         """Form, hint, recent lookups; then the result area with summary, table and card."""
         with Horizontal(id="company-form", classes="toolbar compact-form"):
-            yield TextInput(placeholder="Company name (required)", id="name")
-            yield TextInput(placeholder="Website (optional)", id="website")
+            yield labelled(TextInput(placeholder="Company name (required)", id="name"),
+                           "Company name")
+            yield labelled(TextInput(placeholder="Website (optional)", id="website"),
+                           "Website")
             yield PriceButton("Look up", operation=FIND_COMPANY, id="submit", variant="primary")
-            yield RecentLookups(id="recent")
+            yield RecentLookups(id="recent")  # its prompt is its label
         with Horizontal(id="company-hints"):
             yield Static("", id="form-error", classes="field-error")
             yield Static(WEBSITE_HINT, id="website-hint")

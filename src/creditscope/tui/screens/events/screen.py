@@ -57,6 +57,7 @@ from creditscope.tui.screens.events.offers import (
     start_text,
 )
 from creditscope.tui.textual_patch import after_first_frame
+from creditscope.tui.widgets.field_label import labelled
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
 
@@ -106,9 +107,12 @@ class EventsScreen(AreaScreen):
     def compose_body(self) -> ComposeResult:
         """Form, hint, map beside the detail panel, then the feed."""
         with Horizontal(id="events-form", classes="compact-form"):
-            yield LocationInput(id="events-location")
-            yield TextInput(str(DEFAULT_LIMIT), id="events-limit", type="integer", max_length=2,
-                        tooltip="Events per page: 1 to 50")
+            yield labelled(LocationInput(id="events-location"), "Location")
+            yield labelled(TextInput(str(DEFAULT_LIMIT), id="events-limit", type="integer",
+                                     max_length=2, tooltip="Events per page: 1 to 50"),
+                           "Per page (1-50)")
+            # A one-line box has no title: there the number says what it counts.
+            yield Static("per page", id="events-limit-unit", classes="field-unit")
             yield PriceButton("Search", operation=OPERATION, id="events-search", variant="primary")
             yield PriceButton("Refresh", operation=OPERATION, refresh=True, id="events-refresh",
                               disabled=True)

@@ -48,7 +48,13 @@ COLUMNS: tuple[Column, ...] = (
     Column("distance", "Distance", lambda r: r.distance_km),
     Column("open", "Open now", lambda r: r.open_now, descending=True),
 )
-BY_KEY: dict[str, Column] = {column.key: column for column in COLUMNS}
+ADDRESS = Column("address", "Address", lambda r: (r.address or "").casefold())
+"""Shown where the table has room for it (a wide terminal): the extra columns go to the
+street, which otherwise only the restaurant's own page shows."""
+ADDRESS_ROOM = 100
+"""The table's width from which the address column is shown: the seven columns take about
+75, leaving an address of ~25 characters its whole."""
+BY_KEY: dict[str, Column] = {column.key: column for column in (*COLUMNS, ADDRESS)}
 
 
 def sort_results(
@@ -99,6 +105,26 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
         for column in COLUMNS:
             self.add_column(column.title, key=column.key)
 
+    @property
+    def shown_columns(self) -> tuple[Column, ...]:
+        """The columns drawn now: the seven, and the address where there is room."""
+        has_address = any(key.value == ADDRESS.key for key in self.columns)
+        return (*COLUMNS, ADDRESS) if has_address else COLUMNS
+
+    def on_resize(self, event: events.Resize) -> None:
+        """Add the address column when the table grows wide enough, drop it when it shrinks."""
+        wide = event.size.width >= ADDRESS_ROOM
+        if wide == (ADDRESS in self.shown_columns):
+            return
+        if wide:
+            self.add_column(ADDRESS.title, key=ADDRESS.key)
+        else:
+            if self.sort_column == ADDRESS.key:
+                self.sort_column = None
+            self.remove_column(self._column_key(ADDRESS.key))
+        selected = self.selected
+        self._fill(keep=selected.id if selected else None)
+
     def show(self, results: Sequence[RestaurantSummary], *, symbol: str = "$") -> None:
         """Replace the rows with a new search's results (kept in the current sort order)."""
         self.results = list(results)
@@ -132,13 +158,13 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
 
     def action_cycle_sort(self) -> None:
         """Sort by the next column (keyboard counterpart of clicking a header)."""
-        keys = [column.key for column in COLUMNS]
+        keys = [column.key for column in self.shown_columns]
         current = keys.index(self.sort_column) if self.sort_column in keys else -1
         self.sort_by(keys[(current + 1) % len(keys)])
 
     def _fill(self, keep: str | None) -> None:
         self.clear()
-        for column in COLUMNS:
+        for column in self.shown_columns:
             arrow = ""
             if column.key == self.sort_column:
                 arrow = " ▼" if self.sort_descending else " ▲"
@@ -176,7 +202,7 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
             style="green" if is_open else ("red" if is_open is False else "bright_black"),
         )
         reviews = "—" if restaurant.review_count is None else f"{restaurant.review_count:,}"
-        return [
+        cells: list[Text | str] = [
             restaurant.name,
             fmt.title_case(restaurant.cuisine),
             rating,
@@ -184,7 +210,9 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
             price,
             fmt.format_distance(restaurant.distance_km).rjust(8),
             open_cell,
+            restaurant.address or "—",
         ]
+        return cells[: len(self.shown_columns)]
 
     def on_data_table_header_selected(self, event: DataTable.HeaderSelected) -> None:
         """A header click sorts by that column (again: the other way)."""
