@@ -50,7 +50,8 @@ MODULES: dict[str, Module] = {
     "budget and reservation": Module(
         ("src/creditscope/client/session.py",),
         ("tests/client/test_budget_and_flight.py", "tests/client/test_session_memory.py",
-         "tests/client/test_ledger.py", "tests/client/test_money.py")),
+         "tests/client/test_ledger.py", "tests/client/test_money.py",
+         "tests/client/test_budget_shared_by_tabs.py")),
     "request identity and folding": Module(
         ("src/creditscope/request_identity.py", "src/creditscope/text_folding.py"),
         ("tests/core/test_request_identity.py", "tests/client/test_same_request.py")),
@@ -72,7 +73,8 @@ MODULES: dict[str, Module] = {
                           ("tests/tui/test_spend_guard.py",)),
     "URL and text boundaries": Module(
         ("src/creditscope/link_safety.py", "src/creditscope/outside_text.py"),
-        ("tests/security/test_outside_text.py",)),
+        ("tests/security/test_outside_text.py", "tests/security/test_markup_escaped.py",
+         "tests/security/test_lone_surrogates.py")),
 }
 
 

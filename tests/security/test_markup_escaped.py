@@ -67,3 +67,19 @@ def test_the_activity_inspector_quotes_any_call_as_sent(value: str, message: str
     inspected = inspect_record(record)
     assert f"location = {as_sent(value)}" in drawn(inspected.request)
     assert as_sent(message) in drawn(inspected.response)
+
+
+@pytest.mark.parametrize("text", ["a\\", "a\\\x1b", "C:\\dir\\\u202e", "\\[x"])
+def test_a_value_ending_in_a_backslash_leaves_the_next_tag_working(text: str) -> None:
+    """A backslash left last (once the hidden characters are stripped) would escape the
+    ``[/b]`` after it, and the rest of the line would be drawn bold or as raw markup."""
+    assert drawn(f"[b]{markup_escaped(text)}[/b] after") == as_sent(f"{text} after")
+    assert Content.from_markup(f"[b]{markup_escaped(text)}[/b]").spans, "the tag was lost"
+
+
+@pytest.mark.parametrize("text", ["", "plain", "\\a", "a\\b", "\x1b", "a\\\n", "a\\\t", "[b]x"])
+def test_a_value_not_ending_in_a_backslash_gains_no_hidden_character(text: str) -> None:
+    """Only a trailing backslash needs the guard: anywhere else it would be one more
+    (invisible) character in what the user selects and copies."""
+    assert Content.from_markup(markup_escaped(text)).plain == Content(text).plain
+    assert "\u034f" not in markup_escaped(text)

@@ -37,7 +37,14 @@ from creditscope.client.validation import validate
 from creditscope.commands import call as call_command
 from creditscope.commands.credits_usage import usage_csv
 from creditscope.link_safety import link_refusal, openable
-from creditscope.outside_text import hidden, json_text, shown, shown_lines
+from creditscope.outside_text import (
+    SHOWN_VALUE_LIMIT,
+    hidden,
+    json_text,
+    shown,
+    shown_lines,
+    shown_value,
+)
 from creditscope.row_export import csv_text
 from creditscope.sandbox import SANDBOX_BASE_URL
 from creditscope.spreadsheet_cells import original_cell, safe_cell
@@ -118,6 +125,12 @@ def test_hidden_characters_beyond_the_first_plane_are_written_whole() -> None:
 def test_a_block_of_lines_keeps_its_breaks_and_shows_the_rest() -> None:
     assert shown_lines("Rua\nAugusta\x1b[2J\r") == "Rua\nAugusta\\x1b[2J\\r"
     assert shown("Rua\nAugusta") == "Rua\\nAugusta"  # one line: the break is shown
+
+
+def test_a_value_as_long_as_the_limit_is_printed_whole_without_a_note() -> None:
+    whole = "x" * SHOWN_VALUE_LIMIT
+    assert shown_value(whole) == whole
+    assert shown_value(whole + "y") == f"{whole}… ({SHOWN_VALUE_LIMIT + 1:,} characters in all)"
 
 
 def test_json_keeps_letters_as_written_and_the_callers_layout() -> None:
