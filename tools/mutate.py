@@ -65,7 +65,7 @@ MODULES: dict[str, Module] = {
         ("src/creditscope/support/batch_plan.py", "src/creditscope/support/batch_output.py"),
         ("tests/support/test_batch.py", "tests/support/test_batch_same_request.py",
          "tests/support/test_batch_files.py", "tests/support/test_batch_plan.py",
-         "tests/support/test_batch_corpus.py")),
+         "tests/support/test_batch_corpus.py", "tests/support/test_batch_desk_files.py")),
     "row export": Module(("src/creditscope/row_export.py",), ("tests/core/test_row_export.py",)),
     "website rules": Module(("src/creditscope/web_hosts.py",),
                             ("tests/core/test_request_identity.py",)),

@@ -103,3 +103,38 @@ def test_a_free_call_is_never_refused_and_a_paid_one_is_refused_with_its_figures
             refused.value.uncertain) == (1, 5, 3, 0)
     session.hold_uncertain(0)
     assert session.held == 5 and session.uncertain == 0
+
+
+def test_uncertain_answers_add_up_until_the_balance_settles_them() -> None:
+    session = SpendSession()
+    session.hold_uncertain(2)
+    session.hold_uncertain(3)
+    session.hold_uncertain(-4)  # nothing to hold: never a credit back
+    assert session.uncertain == 5 and session.held == 5
+    with pytest.raises(BudgetRefused) as refused:
+        session.reserve(1, 5, over_budget_ok=False)
+    assert (refused.value.committed, refused.value.uncertain) == (5, 5)
+    session.settle_uncertain()
+    assert session.held == 0
+
+
+def account_record(account: str, credits: int) -> CallRecord:
+    rec = record(credits)
+    rec.account, rec.credits_charged = account, credits
+    return rec
+
+
+def test_the_meter_counts_only_the_configured_accounts_calls_and_shows_the_balance() -> None:
+    session = SpendSession()
+    session.add(account_record("sandbox", 2))
+    paid = account_record("live", 5)
+    paid.remaining = 995
+    session.add(paid)
+    assert (session.totals_now("live").spent, session.totals_now("sandbox").spent) == (5, 2)
+    assert session.totals_now().spent == 7 and session.totals_now().remaining == 995
+    fresh = session.totals_now("another key")  # no call yet with it: all zero
+    assert (fresh.calls, fresh.spent, fresh.by_operation) == (0, 0, {})
+    snapshot = session.totals_now("live")
+    session.add(account_record("live", 5))
+    assert snapshot.by_operation["restaurants/search"].calls == 1  # the copy does not move
+    assert session.totals_now("live").by_operation["restaurants/search"].calls == 2
