@@ -57,7 +57,8 @@ MODULES: dict[str, Module] = {
         ("tests/core/test_request_identity.py", "tests/client/test_same_request.py")),
     "cache freshness": Module(("src/creditscope/client/cache.py",),
                               ("tests/client/test_response_cache.py",
-                               "tests/reliability/test_corruption.py")),
+                               "tests/reliability/test_corruption.py",
+                               "tests/client/test_store.py")),
     "reconciliation": Module(
         ("src/creditscope/client/reconcile.py",),
         ("tests/client/test_reconcile_and_headers.py", "tests/client/test_reconcile_sessions.py")),

@@ -129,10 +129,24 @@ def test_a_second_run_is_free_from_the_cache(tmp_path: Path) -> None:
     rows = [json.loads(line) for line in (tmp_path / "b.jsonl").read_text().splitlines()]
     assert [r["status"] for r in rows] == ["ok", "blank", "ok", "ok", "invalid", "invalid"]
     assert [r["cache"] for r in rows[:4]] == ["hit", "", "hit", "same as line 1"]
+    assert "Wrote 6 rows to" in second.output
+    assert all(r["possibly_charged"] == 0 for r in rows)  # no answer was lost
     assert rows[3]["input"] == '{"location": "Lisbon", "cuisine": "THAI"}'
     assert all(r["credits"] == 0 for r in rows)
     assert rows[0]["total"] > 0 and rows[0]["top_result"]
     assert ledger_spent() == 4
+
+
+def test_json_lines_results_keep_letters_as_written(tmp_path: Path) -> None:
+    """A .jsonl opened in an editor reads "Málaga", not "M\\u00e1laga"."""
+    source = write(tmp_path / "in.jsonl", '{"location": "Málaga"}\n{"location": "Zürich"}\n')
+    out = tmp_path / "out.jsonl"
+    done = run(SEARCH, str(source), "--dry-run", "--out", str(out))
+    assert done.exit_code == 0, done.output
+    assert "Wrote 2 rows to" in done.output
+    text = out.read_text(encoding="utf-8")
+    assert "Málaga" in text and "Zürich" in text and "\\u00" not in text
+    assert ledger_spent() == 0
 
 
 def test_declining_sends_nothing(tmp_path: Path) -> None:

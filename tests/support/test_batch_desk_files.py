@@ -120,15 +120,24 @@ def test_report_footers_below_the_list_are_skipped_not_priced(
     assert nothing_spent(isolated_dirs)
 
 
+@pytest.mark.parametrize(("text", "statuses", "summary"), [
+    ("Copyright Agency Ltd,\nAcme,acme.com\nPage 1 of 1\n",
+     ["valid", "valid", "skipped"], "1 skipped"),
+    # skipped rows between companies: each counted, and every company after still priced
+    ("Acme,acme.com\nTotal: 3\nGlobex,globex.com\nSubtotal EMEA\nInitech,initech.com\n",
+     ["valid", "skipped", "valid", "skipped", "valid"], "2 skipped"),
+])
 def test_a_footer_shaped_name_above_a_request_is_still_a_company(
-    tmp_path: Path, isolated_dirs: dict[str, Path],
+    tmp_path: Path, isolated_dirs: dict[str, Path], text: str, statuses: list[str],
+    summary: str,
 ) -> None:
     path = tmp_path / "list.csv"
-    path.write_text("Company,Website\nCopyright Agency Ltd,\nAcme,acme.com\n"
-                    "Page 1 of 1\n", encoding="utf-8")
+    path.write_text("Company,Website\n" + text, encoding="utf-8")
     out = tmp_path / "dry.csv"
-    assert run(str(path), "--dry-run", "--out", str(out)).exit_code == 0
-    assert [row["status"] for row in results(out)] == ["valid", "valid", "skipped"]
+    done = run(str(path), "--dry-run", "--out", str(out))
+    assert done.exit_code == 0, done.output
+    assert [row["status"] for row in results(out)] == statuses
+    assert summary in done.output and nothing_spent(isolated_dirs)
 
 
 def test_totals_in_every_accounting_format_and_a_subtotal_are_skipped(

@@ -110,6 +110,8 @@ def test_a_customer_file_goes_through_and_back(
         (line, echoed or "") for line, echoed in expected]
     assert [row["status"] == "blank" for row in rows] == [echoed is None for _, echoed in expected]
     assert all(row["status"] in ("ok", "invalid") for row in rows if row["status"] != "blank")
+    assert all(row["best_match"] == "" for row in rows if row["status"] != "ok")  # no answer
+    assert f"Wrote {len(expected)} rows to" in done.output
     encoding = flags[1] if flags[:1] == ("--encoding",) else None
     distinct = distinct_valid_requests(BatchFile(source, FIND, ignore_extra=True,
                                                  encoding=encoding))

@@ -15,9 +15,11 @@ from client_fakes import FakeService
 from creditscope.client.cache import ResponseCache
 from creditscope.client.client import DataClient
 from creditscope.client.ledger import CreditLedger
+from creditscope.support.batch_index import Outcome
 from creditscope.support.batch_input import InputRow
 from creditscope.support.batch_output import output_columns, result_rows
 from creditscope.support.batch_plan import SHOWN_INVALID, plan_batch, row_request
+from creditscope.support.batch_run import ABANDONED
 
 SEARCH = "restaurants/search"
 FIND = "professional_network/find_company"
@@ -91,3 +93,22 @@ def test_dry_run_rows_say_what_each_line_would_cost_and_why_not(client: DataClie
     assert out[4]["error"] == "changed since it was checked"
     assert (out[0]["location"], out[3]["limit"]) == ("Lisbon", "0")  # the customer's cells
     assert "limit" not in out[0]  # a row shorter than the header: its cells, no more
+
+
+def test_a_request_abandoned_in_flight_says_on_its_first_line_it_may_be_charged(
+    client: DataClient,
+) -> None:
+    """What the run keeps for an exchange abandoned on the wire (a second Ctrl+C): its
+    price as possibly charged, on the line that sent it; the duplicate line sent nothing."""
+    lines = [row(2, location="Lisbon"), row(3, location="lisbon")]
+    plan = plan_batch(client, SEARCH, lines)
+    source: Any = SimpleNamespace(echo_columns=("location",))
+    columns = output_columns(source, SEARCH)
+    try:
+        [request] = plan.index.requests()
+        plan.index.finish(request.id, Outcome("error", 0, "miss", ABANDONED, possibly_charged=2))
+        out = list(result_rows(lines, client, plan, columns, not_run="", dry_run=False))
+    finally:
+        plan.index.close()
+    assert [(r["status"], r["credits"], r["possibly_charged"], r["error"]) for r in out] == [
+        ("error", 0, 2, ABANDONED), ("error", 0, 0, ABANDONED)]
