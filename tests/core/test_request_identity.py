@@ -79,6 +79,12 @@ def test_what_is_not_a_website_is_said_plainly(website: str, words: str) -> None
     assert problem is not None and words in problem
 
 
+def test_an_e_mail_address_is_told_what_to_give_instead() -> None:
+    """The phrase follows the field's name: "website is an e-mail address, ..."."""
+    assert website_problem("info@example.co.uk") == (
+        "is an e-mail address, not a website: give the site, such as example.com")
+
+
 @pytest.mark.parametrize("website", [
     "northwind-labs.co.uk", "https://www.northwind-labs.co.uk/", "http://shop.acme.com:8080/x",
     "bücher.de", "acme.example", "user.github.io", "www.com", "  acme.io  ", "",
@@ -99,6 +105,9 @@ def test_a_host_is_compared_lower_case_and_in_punycode() -> None:
     applies, bare Punycode where IDNA refuses, as for an emoji)."""
     assert website_host("HTTPS://Café.Example:8443/menu") == "xn--caf-dma.example"
     assert website_host("shop.☕.example.") == "shop.xn--53h.example"
+    # Latin and Hebrew in one label break IDNA's bidi rule: named by bare Punycode
+    assert website_host("https://WWW.Shop\u05d0.Example./menu") == "www.xn--shop-otf.example"
+    assert website_identity("\u05d0shop.example") == "xn--shop-ktf.example"
     assert website_host("https://") == "" and website_host("http://[") == ""
 
 
