@@ -57,6 +57,18 @@ async def test_another_process_writing_or_clearing_the_cache_reaches_the_prices(
         other.close()
 
 
+async def test_a_cache_that_can_no_longer_be_read_prices_its_answers_as_not_cached(
+    client: DataClient, service: FakeService, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A button must not promise "cached (free)" for an answer the file cannot give."""
+    monkeypatch.setattr(store_module, "REFRESH_EVERY", 0.0)
+    await client.call(operations.RESTAURANT_SEARCH, LISBON)
+    assert await looked_again(client) is CacheStatus.HIT
+    assert client.cache is not None
+    await client.store.run(client.cache._db.close)  # the file went away under the client
+    assert await looked_again(client) is CacheStatus.MISS
+
+
 async def test_a_price_lookup_reads_no_file(client: DataClient, service: FakeService) -> None:
     await client.call(operations.RESTAURANT_SEARCH, LISBON)
     cache = client.cache
