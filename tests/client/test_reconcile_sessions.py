@@ -504,3 +504,46 @@ def test_a_dead_processs_call_becomes_a_possible_charge_of_its_price(tmp_path: P
     dead.start(5)  # killed mid-request: nothing more happens in it
     alive.ledger.settle_abandoned_flights()
     assert alive.ledger.lifetime_totals(ACCOUNT).possibly_charged == 5
+
+
+def test_a_loss_after_the_first_balance_starts_from_the_lowest_any_session_saw(
+    tmp_path: Path,
+) -> None:
+    """No starting point yet and an answer lost after this burst's balance was asked
+    for: the starting point is that moment's lowest balance of the account, another
+    session's (993) included and another account's (495) not, so the next balance
+    settles the lost one as charged and finds no difference."""
+    path = tmp_path / "ledger.sqlite3"
+    mine, theirs = Session(path), Session(path)
+    answered = mine.start()  # charged: 998
+    Session(path, OTHER).call(5, 495)  # another account's balance: never this one's
+    theirs.call(5, 993)  # charged after it; its check waits for mine on the wire
+    lost = mine.start()  # sent after theirs, charged (991), its answer lost
+    mine.answer(answered, 2, 998)  # a late answer: the balance when it was made
+    mine.ledger.hold_possible(ACCOUNT, SEARCH, 2)  # the lost one may have been charged
+    assert mine.reconciler.finished(None, lost) is None  # too old to tell: a start
+    assert mine.call(2, 989) is None  # 993 - 2 - 2: the lost one was charged
+    assert _entries(mine.ledger, UNEXPLAINED) == _entries(mine.ledger, OVERSTATED) == []
+    totals = mine.ledger.lifetime_totals(ACCOUNT)
+    assert (totals.spent, totals.possibly_charged) == (1000 - 989, 0)
+
+
+def test_a_later_session_losing_an_answer_still_finds_a_fall_since_the_last_check(
+    tmp_path: Path,
+) -> None:
+    """The account has a starting point (998, an earlier session's); 3 cr went elsewhere
+    before this session's first answer (993), and one of its answers was lost. It waits,
+    then checks from 998, not from its own 993: the whole fall is accounted for (the
+    lost answer's 2 cr as charged, which the balance cannot tell apart, and 1 cr more)."""
+    path = tmp_path / "ledger.sqlite3"
+    earlier = Session(path)
+    earlier.call(2, 998)
+    mine = Session(path)
+    answered, lost = mine.start(), mine.start()
+    mine.answer(answered, 2, 993)
+    mine.ledger.hold_possible(ACCOUNT, SEARCH, 2)
+    assert mine.reconciler.finished(None, lost) is None  # too old to tell: wait
+    mine.call(2, 991)
+    assert _entries(mine.ledger, UNEXPLAINED) == [1]
+    totals = mine.ledger.lifetime_totals(ACCOUNT)
+    assert (totals.spent, totals.possibly_charged) == (1000 - 991, 0)
