@@ -193,6 +193,25 @@ def test_a_cache_that_cannot_be_written_says_so_once_and_still_answers(
     assert cache.get("k0") is None  # the answer was shown; only its re-use is lost
 
 
+def test_an_answer_is_kept_while_another_process_writes_the_cache_for_seconds(
+    cache: ResponseCache,
+) -> None:
+    """A `creditscope batch` in another terminal holds the write lock a while: the answer
+    this process paid for waits its turn (up to 10 s) instead of being lost, and charged
+    again on the next visit. (SQLite's own default would give up after 5 s.)"""
+    other = sqlite3.connect(cache.directory / DATABASE_NAME, isolation_level=None,
+                            check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")
+    done = threading.Timer(5.5, other.execute, ("COMMIT",))
+    done.start()
+    try:
+        key = _store(cache, "catalog", {})
+    finally:
+        done.join()
+        other.close()
+    assert cache.warnings == [] and cache.get(key) is not None
+
+
 def test_recent_lists_twenty_by_default_and_stats_name_their_directory(
     cache: ResponseCache,
 ) -> None:
