@@ -39,7 +39,7 @@ from creditscope.support.batch_csv_records import (
 )
 from creditscope.support.batch_encoding import EncodingProblem, TextEncoding, detect_encoding
 from creditscope.support.batch_sheets import Sheet, markup_kind, open_sheet, workbook_kind
-from creditscope.support.batch_skipped import footer_reason, skip_reason
+from creditscope.support.batch_skipped import footer_reason, report_tail_reason, skip_reason
 from creditscope.wording import counted
 
 _JSONL_SUFFIXES = frozenset({".jsonl", ".ndjson", ".jsonlines"})
@@ -361,7 +361,7 @@ class BatchFile:
         """Every row; footer-shaped rows are held back until it is known whether a request
         follows them (then they are rows) or only blanks and footers (then skipped)."""
         held: list[tuple[InputRow, InputRow]] = []  # (as read, as a skipped footer)
-        for row in self._plain_rows(records):
+        for row in _report_tail(self._plain_rows(records)):
             footer = footer_reason(row.echo) if not (row.problem or row.skipped) else None
             if footer is not None:
                 held.append((row, InputRow(row.line, {}, row.echo, skipped=footer)))
@@ -440,3 +440,37 @@ class BatchFile:
 def _sniffed_separator(line: str) -> str:
     """The separator a header line uses most (a comma when it holds none)."""
     return max(_SEPARATORS, key=line.count) if any(sep in line for sep in _SEPARATORS) else ","
+
+
+
+# A report's footer block is a few rows; past this many, what follows blank rows is data.
+REPORT_TAIL_ROWS = 20
+
+
+def _report_tail(rows: Iterator[InputRow]) -> Iterator[InputRow]:
+    """The rows, with a report's footer block skipped: the rows after two or more blank
+    rows, up to the end of the file, when one of them holds a footer cell (see
+    ``report_tail_reason``). A longer tail is data and passes unchanged."""
+    blanks = 0
+    tail: list[InputRow] | None = None
+    for row in rows:
+        if tail is not None:
+            tail.append(row)
+            if len(tail) > REPORT_TAIL_ROWS:
+                yield from tail
+                tail, blanks = None, 0
+            continue
+        if row.blank:
+            blanks += 1
+        elif blanks >= 2:
+            tail = [row]
+            continue
+        else:
+            blanks = 0
+        yield row
+    if tail is None:
+        return
+    reason = report_tail_reason([row.echo for row in tail if not row.blank])
+    for row in tail:
+        yield row if reason is None or row.blank else InputRow(
+            row.line, {}, row.echo, skipped=reason)
