@@ -188,3 +188,26 @@ def test_a_10kb_company_name_is_a_validation_problem() -> None:
     imported = import_request('{"name": "' + "x" * 10_240 + '"}', BASE)
     assert imported.problem is not None and imported.problem.field == "name"
     assert "at most" in imported.problem.message
+
+
+# --- what a support desk trial pasted -------------------------------------------------
+
+LOCAL = "http://127.0.0.1:19280"
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "[::1]", "LOCALHOST."])
+def test_every_spelling_of_this_machine_is_the_configured_local_service(host: str) -> None:
+    imported = import_request(f"curl 'http://{host}:19280/restaurants/search?location=Porto'",
+                              LOCAL)
+    assert (imported.operation, imported.params) == (SEARCH, {"location": "Porto"})
+    assert imported.notes == ()
+
+
+def test_another_port_of_this_machine_is_another_service_named_as_users_name_it() -> None:
+    with pytest.raises(ImportProblem) as refused:
+        import_request("curl http://localhost:19281/catalog", "http://user:pw@127.0.0.1:19280")
+    assert str(refused.value) == ("The request is for localhost:19281, but creditscope is "
+                                  "connected to 127.0.0.1:19280. Nothing was imported.")
+    with pytest.raises(ImportProblem, match=r"for other\.example\.net, but .* to api\.example"
+                                            r"\.com\. "):
+        import_request("curl https://other.example.net:443/catalog", "https://api.example.com:443")

@@ -36,10 +36,13 @@ from creditscope.support.report_import import looks_like_report, report_request
 from creditscope.support.request_target import absolute, target_of
 from creditscope.support.wget_parse import looks_like_wget, parse_wget
 
-__all__ = ["ImportProblem", "ImportedRequest", "import_request"]
+__all__ = ["ImportProblem", "ImportedRequest", "import_command", "import_request"]
 
 # Each note is one line of the Import dialog (80 columns): a browser paste has several.
 KEY_REPLACED = "Pasted key dropped (never stored or shown); the configured key is used."
+HAR_ENTRY = "HAR entry"  # the source of a request read from a HAR file
+HAR_KEY_DROPPED = "Key dropped from the HAR (never stored or shown); the configured key is used."
+KEY_NOTES = (KEY_REPLACED, HAR_KEY_DROPPED)
 # Query parameters that carry a key in some customers' scripts; dropped like the header.
 _KEY_PARAMS = frozenset({"api_key", "apikey", "key", "x-api-key", "token", "access_token"})
 FIND_COMPANY = "professional_network/find_company"
@@ -68,20 +71,20 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
         raise ImportProblem("Nothing to import: paste a curl command, a URL or a JSON body.")
     fetched = parse_fetch(stripped)  # a browser's "Copy as fetch": JSON options, read
     if fetched is not None:
-        return _from_curl(fetched, base_url)
+        return import_command(fetched, base_url)
     code = code_problem(stripped)
     if code is not None:
         raise ImportProblem(code)
     if looks_like_invoke_webrequest(stripped):  # before curl: PowerShell's curl is this
-        return _from_curl(parse_invoke_webrequest(stripped), base_url)
+        return import_command(parse_invoke_webrequest(stripped), base_url)
     if looks_like_curl(stripped):
-        return _from_curl(parse_curl(stripped), base_url)
+        return import_command(parse_curl(stripped), base_url)
     if looks_like_httpie(stripped):
-        return _from_curl(parse_httpie(stripped), base_url)
+        return import_command(parse_httpie(stripped), base_url)
     if looks_like_wget(stripped):
-        return _from_curl(parse_wget(stripped), base_url)
+        return import_command(parse_wget(stripped), base_url)
     if looks_like_raw_http(stripped):
-        return _from_curl(parse_raw_http(stripped), base_url)
+        return import_command(parse_raw_http(stripped), base_url)
     if stripped.startswith(("{", "[")):
         return _from_json_body(stripped)
     if looks_like_report(stripped):
@@ -98,20 +101,25 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
 # --- the three forms ---------------------------------------------------------------
 
 
-def _from_curl(command: CurlCommand, base_url: str) -> ImportedRequest:
+def import_command(command: CurlCommand, base_url: str) -> ImportedRequest:
+    """The request a command (or a HAR entry, read as one) is; sends nothing."""
     notes: list[str] = list(command.notes)
     if command.credentials_dropped:
-        notes.append(KEY_REPLACED)
+        notes.append(_key_note(command.tool))
     notes += header_notes((name for name, _value in command.headers),
                           cookies=command.cookies_dropped)
     source = command.tool
     if command.get:
         extra = _form_fields(command, notes)
         return _from_url(command.url, base_url, method=command.method or "GET", extra=extra,
-                         notes=notes, source=source)
+                         notes=notes, source=source, with_get=True)
     method = command.method or ("POST" if command.data else "GET")
     op = target_of(command.url, base_url).operation
     if command.data and not op.is_post:
+        if command.tool == HAR_ENTRY:
+            raise ImportProblem(
+                f"{op.path} is a GET request, but the browser sent a body: the customer's "
+                "page must send its values in the URL's query string.")
         how = {"HTTPie": "use name==value for query parameters, or ",
                "curl": "add -G so curl sends -d values in the query string, or "}
         raise ImportProblem(
@@ -159,16 +167,13 @@ def _from_json_body(text: str) -> ImportedRequest:
 
 def _from_url(
     url: str, base_url: str, *, method: str | None, extra: dict[str, Any], notes: list[str],
-    source: str,
+    source: str, with_get: bool = False,
 ) -> ImportedRequest:
     target = target_of(url, base_url)
     op = target.operation
     notes += target.notes
     if method is not None and method != op.method:
-        raise ImportProblem(
-            f"{op.path} is a {op.method} request, but the command uses {method}."
-            + (" Remove -G: its values belong in the JSON body." if op.is_post else "")
-        )
+        raise _wrong_method(op, method, source, with_get=with_get)
     query = urlsplit(absolute(url)).query
     params: dict[str, Any] = {}
     for name, value in parse_qsl(query, keep_blank_values=True):
@@ -177,14 +182,34 @@ def _from_url(
         params[name] = value
     if any(name.lower() in _KEY_PARAMS for name in params):
         params = {k: v for k, v in params.items() if k.lower() not in _KEY_PARAMS}
-        if KEY_REPLACED not in notes:
-            notes.append(KEY_REPLACED)
+        if _key_note(source) not in notes:
+            notes.append(_key_note(source))
     if op.is_post and query:
         notes.append(f"The query string was read as {op.path}'s body fields.")
     return _checked(op, params, source, notes)
 
 
 # --- pieces ---------------------------------------------------------------------------
+
+
+def _key_note(source: str) -> str:
+    """What to say of a key found in the request: pasted, or in a customer's HAR file."""
+    return HAR_KEY_DROPPED if source == HAR_ENTRY else KEY_REPLACED
+
+
+def _wrong_method(op: operations.Operation[Any], method: str, source: str, *,
+                  with_get: bool) -> ImportProblem:
+    """Why a request sent with another method than its operation's is refused, and what
+    fixes it in the words of where it came from (a customer's browser, or a command)."""
+    if source == HAR_ENTRY:
+        where = "in a JSON body" if op.is_post else "in the URL's query string"
+        return ImportProblem(
+            f"{op.path} is a {op.method} request, but the browser sent {method}: the "
+            f"customer's page must send {op.method}, with its values {where}.")
+    fix = (" Remove -G: its values belong in the JSON body." if with_get else
+           f" Send it as {op.method}, with its values in a JSON body.") if op.is_post else ""
+    return ImportProblem(f"{op.path} is a {op.method} request, but the command uses {method}."
+                         + fix)
 
 
 def _checked(
