@@ -1,6 +1,8 @@
-"""Recognising a pasted request: a curl, wget, HTTPie or PowerShell command, a browser's
-``fetch(…)``, a raw HTTP request (from a log, a proxy or DevTools), a full URL, a JSON
-body, or our own lookup report.
+"""Recognising a pasted request: a curl, wget, HTTPie or PowerShell command (with or
+without the ``curl -v`` output under it), a browser's ``fetch(…)``, a raw HTTP request
+(from a log, a proxy, DevTools or ``curl -v``), DevTools' General section, a full URL
+(alone or in a chat message), a JSON body, or our own lookup report. A paste of several
+commands is refused, naming each, so the desk picks the one to import.
 
 ``import_request(text, base_url)`` says which operation of ``operations.py`` the
 request is, with its parameters as given and the notes a user should read (the
@@ -23,10 +25,20 @@ from creditscope import json_limits, operations
 from creditscope.client.errors import InvalidRequest
 from creditscope.client.validation import accepted_fields, validate
 from creditscope.support.curl_parse import CurlCommand, ImportProblem, looks_like_curl, parse_curl
+from creditscope.support.devtools_general import (
+    looks_like_devtools_general,
+    parse_devtools_general,
+)
 from creditscope.support.fetch_parse import parse_fetch
 from creditscope.support.header_notes import header_notes
 from creditscope.support.httpie_parse import looks_like_httpie, parse_httpie
 from creditscope.support.pasted_code import code_problem
+from creditscope.support.pasted_text import (
+    command_lines,
+    commands_of,
+    several_commands_problem,
+    urls_in,
+)
 from creditscope.support.powershell_parse import (
     looks_like_invoke_webrequest,
     parse_invoke_webrequest,
@@ -34,6 +46,10 @@ from creditscope.support.powershell_parse import (
 from creditscope.support.raw_http_parse import looks_like_raw_http, parse_raw_http
 from creditscope.support.report_import import looks_like_report, report_request
 from creditscope.support.request_target import absolute, target_of
+from creditscope.support.verbose_transcript import (
+    looks_like_verbose_output,
+    parse_verbose_output,
+)
 from creditscope.support.wget_parse import looks_like_wget, parse_wget
 
 __all__ = ["ImportProblem", "ImportedRequest", "import_command", "import_request"]
@@ -75,6 +91,10 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
     code = code_problem(stripped)
     if code is not None:
         raise ImportProblem(code)
+    if several := _several_commands(stripped):
+        raise several
+    if looks_like_verbose_output(stripped):  # before curl: the command may head it
+        return import_command(parse_verbose_output(stripped), base_url)
     if looks_like_invoke_webrequest(stripped):  # before curl: PowerShell's curl is this
         return import_command(parse_invoke_webrequest(stripped), base_url)
     if looks_like_curl(stripped):
@@ -83,6 +103,8 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
         return import_command(parse_httpie(stripped), base_url)
     if looks_like_wget(stripped):
         return import_command(parse_wget(stripped), base_url)
+    if looks_like_devtools_general(stripped):  # before raw HTTP: headers may follow it
+        return import_command(parse_devtools_general(stripped), base_url)
     if looks_like_raw_http(stripped):
         return import_command(parse_raw_http(stripped), base_url)
     if stripped.startswith(("{", "[")):
@@ -91,6 +113,8 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
         return _from_report(stripped)
     if "\n" not in stripped and " " not in stripped:
         return _from_url(stripped, base_url, method=None, extra={}, notes=[], source="URL")
+    if urls := urls_in(stripped):
+        return _from_message(urls, base_url)
     raise ImportProblem(
         "This is not a command (curl, wget, HTTPie, PowerShell), a raw HTTP request "
         "(GET /path HTTP/1.1 and its headers), a URL or a JSON body. Paste one of those "
@@ -129,6 +153,47 @@ def import_command(command: CurlCommand, base_url: str) -> ImportedRequest:
     body = _body(command, notes) if command.data else {}
     return _from_url(command.url, base_url, method=method, extra=body, notes=notes,
                      source=source)
+
+
+def _from_message(urls: list[str], base_url: str) -> ImportedRequest:
+    """The request a message (or any text) names by its URL: the one URL of the service
+    in it; several are refused (which one is meant is the desk's to say)."""
+    targets: list[str] = []
+    refusals: list[ImportProblem] = []
+    for url in urls:
+        try:
+            target_of(url, base_url)
+        except ImportProblem as refused:
+            refusals.append(refused)
+            continue
+        targets.append(url)
+    if len(targets) > 1:
+        raise ImportProblem(f"The text names {len(targets)} requests of this service by "
+                            "their URLs; paste the one to import.")
+    if not targets:
+        raise refusals[0]  # why its (first) URL is none: another host, an unknown path
+    return _from_url(targets[0], base_url, method=None, extra={}, source="URL in text",
+                     notes=["Read the URL in the pasted text; the rest of it was not read."])
+
+
+def _several_commands(text: str) -> ImportProblem | None:
+    """The refusal of a paste of several commands, naming each one's request."""
+    starts = command_lines(text)
+    if len(starts) < 2:
+        return None
+    return ImportProblem(several_commands_problem(
+        starts, [_request_named(command) for command in commands_of(text, starts)]))
+
+
+def _request_named(text: str) -> str:
+    """``POST /professional_network/find_company``: what a command asks, or ``""``."""
+    try:
+        command = parse_wget(text) if looks_like_wget(text) else parse_curl(text)
+        path = urlsplit(absolute(command.url)).path or "/"
+    except (ImportProblem, ValueError):
+        return ""
+    method = command.method or ("POST" if command.data and not command.get else "GET")
+    return f"{method} {path}"
 
 
 def _from_report(text: str) -> ImportedRequest:
