@@ -248,3 +248,21 @@ def test_a_message_naming_two_requests_or_none_says_so() -> None:
         import_request(f"first {BASE}/catalog then {BASE}/restaurants/search?location=x", BASE)
     with pytest.raises(ImportProblem, match="/docs is not a path of this service"):
         import_request(f"see {BASE}/docs please", BASE)
+
+
+@pytest.mark.parametrize(("message", "operation", "params"), [
+    # a sentence after the command only
+    (f"curl '{BASE}/restaurants/search?location=Lisbon' -H 'X-API-Key: {SECRET}'\n\n"
+     "This returns an empty list since Monday.", SEARCH, {"location": "Lisbon"}),
+    # a body over several lines, quoted: the command goes on until its quote closes
+    (f"Here is the call:\ncurl {BASE}/professional_network/find_company -d '{{\n"
+     '  "name": "Acme",\n  "website": "acme.com"\n}\'\nthanks', FIND,
+     {"name": "Acme", "website": "acme.com"}),
+])
+def test_the_one_command_in_a_message_is_read_whole(
+    message: str, operation: str, params: dict[str, Any],
+) -> None:
+    imported = import_request(message, BASE)
+    assert (imported.operation, imported.params) == (operation, params)
+    assert imported.notes[0] == (
+        "Read the command in the pasted text; the sentences around it were not read.")

@@ -7,15 +7,21 @@ request, so a paste of several is refused with each command's line and request,
 and the desk keeps the one to try (deleting the others): choosing for them would
 hide which one they are about to send.
 
-A chat message names the request by its URL ("can you check https://…/v1/… for
-me?"): the URL is found in the prose, its sentence punctuation and the chat app's
-wrapping (``<…>``, backticks, Markdown) left out.
+A chat message names the request by its command, between sentences ("I ran
+this: curl … and it returns 500"), or by its URL ("can you check
+https://…/v1/… for me?"): the command is taken from its first line to the end of
+its continuation lines and quotes, and the URL from the prose, its sentence
+punctuation and the chat app's wrapping (``<…>``, backticks, Markdown) left out.
 """
 
 from __future__ import annotations
 
 import re
 from urllib.parse import urlsplit
+
+from creditscope.support.curl_parse import command_text
+from creditscope.support.paste_cleanup import clean_punctuation
+from creditscope.support.shell_words import UnclosedQuote, dialect_of, split_words
 
 # A line starting a command (after a console prompt), unless the line before it goes on.
 _COMMAND_START = re.compile(
@@ -50,6 +56,33 @@ def several_commands_problem(starts: list[int], requests: list[str]) -> str:
     listed = ", ".join(named[:-1]) + " and " + named[-1]
     return (f"This paste holds {len(starts)} commands: {listed}. Import one request at a "
             "time: delete the other commands from the paste.")
+
+
+def command_in_prose(text: str, start: int) -> str | None:
+    """The command starting on line ``start`` when sentences surround it (a chat
+    message), or None when the text is the command alone (its own comments and blank
+    lines aside)."""
+    lines = text.splitlines()
+    end = start
+    while end < len(lines) and _goes_on("\n".join(lines[start - 1:end])):
+        end += 1
+    around = lines[:start - 1] + lines[end:]
+    if all(not line.strip() or line.lstrip().startswith("#") for line in around):
+        return None
+    return "\n".join(lines[start - 1:end])
+
+
+def _goes_on(command: str) -> bool:
+    """True when ``command`` continues on the next line: a continuation character ends
+    it, or a quote is still open (a JSON body over several lines)."""
+    if _CONTINUED.search(command):
+        return True
+    plain, _changed = clean_punctuation(command_text(command))
+    try:
+        split_words(plain, dialect_of(plain))
+    except UnclosedQuote:
+        return True
+    return False
 
 
 def urls_in(text: str) -> list[str]:

@@ -17,7 +17,7 @@ with an explanation. Nothing is sent, and no key is kept.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 from urllib.parse import parse_qsl, urlsplit
 
@@ -34,6 +34,7 @@ from creditscope.support.header_notes import header_notes
 from creditscope.support.httpie_parse import looks_like_httpie, parse_httpie
 from creditscope.support.pasted_code import code_problem
 from creditscope.support.pasted_text import (
+    command_in_prose,
     command_lines,
     commands_of,
     several_commands_problem,
@@ -56,6 +57,7 @@ __all__ = ["ImportProblem", "ImportedRequest", "import_command", "import_request
 
 # Each note is one line of the Import dialog (80 columns): a browser paste has several.
 KEY_REPLACED = "Pasted key dropped (never stored or shown); the configured key is used."
+IN_PROSE = "Read the command in the pasted text; the sentences around it were not read."
 HAR_ENTRY = "HAR entry"  # the source of a request read from a HAR file
 HAR_KEY_DROPPED = "Key dropped from the HAR (never stored or shown); the configured key is used."
 KEY_NOTES = (KEY_REPLACED, HAR_KEY_DROPPED)
@@ -95,6 +97,9 @@ def import_request(text: str, base_url: str) -> ImportedRequest:
         raise several
     if looks_like_verbose_output(stripped):  # before curl: the command may head it
         return import_command(parse_verbose_output(stripped), base_url)
+    if quoted := _command_in_prose(stripped):  # a chat message around one command
+        imported = import_request(quoted, base_url)
+        return replace(imported, notes=(IN_PROSE, *imported.notes))
     if looks_like_invoke_webrequest(stripped):  # before curl: PowerShell's curl is this
         return import_command(parse_invoke_webrequest(stripped), base_url)
     if looks_like_curl(stripped):
@@ -174,6 +179,12 @@ def _from_message(urls: list[str], base_url: str) -> ImportedRequest:
         raise refusals[0]  # why its (first) URL is none: another host, an unknown path
     return _from_url(targets[0], base_url, method=None, extra={}, source="URL in text",
                      notes=["Read the URL in the pasted text; the rest of it was not read."])
+
+
+def _command_in_prose(text: str) -> str | None:
+    """The one command a message quotes between its sentences, or None."""
+    starts = command_lines(text)
+    return command_in_prose(text, starts[0]) if len(starts) == 1 else None
 
 
 def _several_commands(text: str) -> ImportProblem | None:
