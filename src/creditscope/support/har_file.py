@@ -42,11 +42,17 @@ _EXPORT_LESS = ("Export only the requests of the case (filter the browser's netw
 _SAVE_AGAIN = ("Ask the customer to save the HAR again and attach it whole (zipped, if the"
                " ticket system limits the size of attachments).")
 _CREDENTIAL_HEADERS = frozenset({"x-api-key", "authorization", "proxy-authorization", "cookie"})
-# The keys the import reads, at every level: log.entries[].{request, response,
-# startedDateTime}; request.{method, url, headers, postData}; postData.{text, encoding};
-# response.status. An object with none of them is never read: it is dropped.
-_READ_KEYS = frozenset({"log", "entries", "request", "response", "startedDateTime", "method",
-                        "url", "headers", "postData", "text", "encoding", "status"})
+# What the import reads of each kind of object, told by a key only that kind has: the
+# document's log, the log's entries, an entry's request, response and start, a request's
+# method, URL, headers and body (postData: its text). Any other object (timings, an
+# initiator's stack frames, pages, cookies) is never read: it is dropped.
+_READ: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("method", ("method", "url", "headers", "postData")),
+    ("request", ("request", "response", "startedDateTime")),
+    ("entries", ("entries",)),
+    ("log", ("log",)),
+    ("text", ("text", "encoding")),
+)
 _TAIL_BYTES = 64
 
 
@@ -119,9 +125,10 @@ def _reduced_object(counter: list[int]) -> Any:
         elif "name" in fields and "value" in fields:  # a header (or cookie, query field)
             return str(fields["name"]).strip().lower() in _CREDENTIAL_HEADERS or None
         else:
-            kept = {name: value for name, value in fields.items() if name in _READ_KEYS}
-            if not kept:
+            read = next((names for marker, names in _READ if marker in fields), None)
+            if read is None:
                 return None  # timings, cache, an initiator's stack: never read
+            kept = {name: fields[name] for name in read if name in fields}
         counter[0] += 1
         if counter[0] > MAX_HAR_OBJECTS:
             raise _TooManyObjects
