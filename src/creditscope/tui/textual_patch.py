@@ -129,8 +129,7 @@ included); a click on a toast calls ``App._unnotify`` with it, and
 does not stay over the next (``tui/area_toasts.py``). Off, it stays until its timeout.
 
 On any other Textual, or without a private module, the explorer is just slower (or
-larger, or exits on a widget's error, or keeps a toast
-until its timeout), and
+larger, or exits on a widget's error, or keeps a toast until its timeout), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
 (or removed, once Textual fixes them).
 """

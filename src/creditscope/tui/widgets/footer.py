@@ -13,7 +13,8 @@ that say what they said are not even repainted: a focus move's CPU time went fro
 - A click anywhere on a key (its letter, its words, its padding) runs what the key is
   bound to, as the key would; a disabled key rings the bell. Clicks between keys do
   nothing.
-- The key under the mouse is highlighted and shows its tooltip.
+- The key under the mouse is highlighted, shows its tooltip and turns the pointer into a
+  hand (where the terminal can).
 - A bindings change that arrives after the footer's screen has gone does nothing.
 """
 
@@ -174,6 +175,7 @@ class Footer(Widget, can_focus=False):
         if key != self._hovered:
             self._hovered = key
             self.tooltip = key.tooltip if key is not None and key.tooltip else None
+            self.styles.pointer = "default" if key is None else "pointer"  # a hand over a key
             self.refresh()
 
     def on_click(self, event: events.Click) -> None:
