@@ -108,28 +108,6 @@ async def test_style_caches_of_removed_widgets_are_let_go(
         assert live_style_caches() <= baseline + 5
 
 
-def test_footer_keys_are_read_and_priced_through_the_patch(
-    monkeypatch: pytest.MonkeyPatch,
-) -> None:
-    """Textual's unexported FooterKey still has the fields the footer reads (4.); on
-    another Textual the footer sees no keys (it shows Textual's own, unpriced)."""
-    from textual.widgets._footer import FooterKey
-
-    from creditscope.tui import textual_patch
-
-    key = FooterKey("r", "r", "Refresh", "app.refresh")
-    fields = textual_patch.footer_key_fields(key)
-    assert fields is not None
-    assert (fields.key, fields.key_display, fields.description, fields.action,
-            fields.disabled) == ("r", "r", "Refresh", "app.refresh", False)
-    textual_patch.price_footer_key(key, "Refresh · 2 cr")
-    assert key.description == "Refresh · 2 cr"
-    assert textual_patch.footer_key_fields(AppHeader()) is None
-
-    monkeypatch.setattr(textual_patch, "FooterKey", None)  # a Textual that moved it
-    assert textual_patch.footer_key_fields(key) is None
-
-
 async def test_the_notifications_on_screen_are_read_on_this_textual_only() -> None:
     from textual.app import App
 

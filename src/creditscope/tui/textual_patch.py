@@ -36,13 +36,9 @@ call) unless the error is caught before: :func:`patch_app` catches it inside the
 widget's dispatch, so the failed widget (a screen, which takes every key) answers the
 next message too; errors in idle handlers and callbacks still stop that one loop.
 
-4. ``FooterKey`` (``textual.widgets._footer``, not exported) is what Textual's
-``Footer.compose`` yields for each key. The footer (``tui/widgets/footer.py``) reads
-its ``key``, ``key_display``, ``description`` and ``action`` to drop keys a text box
-would type, price the ones that spend and measure what fits, and sets its
-``description`` to add the price: :func:`footer_key_fields` and
-:func:`price_footer_key`. On another Textual they see no keys, so the footer shows
-Textual's own, unpriced and unfiltered.
+4. (retired) The footer read and priced Textual's unexported ``FooterKey`` widgets. It
+now draws its own keys from the screen's public ``active_bindings``
+(``tui/widgets/footer.py``): nothing of Textual's to reach into.
 
 5. and 6. (the notifications on screen, for tests; a key and its frame without
 Pilot's waits, for benchmarks) moved to ``tests/textual_internals.py``: they serve
@@ -133,8 +129,7 @@ included); a click on a toast calls ``App._unnotify`` with it, and
 does not stay over the next (``tui/area_toasts.py``). Off, it stays until its timeout.
 
 On any other Textual, or without a private module, the explorer is just slower (or
-larger, or exits on a widget's error, or shows an unpriced footer, or keeps a toast
-until its timeout), and
+larger, or exits on a widget's error, or keeps a toast until its timeout), and
 ``tests/tui/test_textual_patch.py`` fails until the patches are checked again
 (or removed, once Textual fixes them).
 """
@@ -164,8 +159,6 @@ from textual.message_pump import MessagePump
 from textual.notifications import Notification
 from textual.screen import Screen
 from textual.style import Style
-from textual.widget import Widget
-from textual.widgets import Footer as TextualFooter
 
 from creditscope.outside_text import hidden
 
@@ -194,7 +187,6 @@ PATCHES = (
     Patch("mode-styles", 1, "no stylesheet refresh on an area's first visit"),
     Patch("styles-cache", 2, "rendered lines do not outlive widgets", ("textual._styles_cache",)),
     Patch("widget-errors", 3, "a widget's error is reported, not fatal", ("textual._context",)),
-    Patch("footer-keys", 4, "footer keys priced and filtered", ("textual.widgets._footer",)),
     Patch("resume-restyle", 7, "no second restyle before a screen's first frame"),
     Patch("first-frame", 8, "work after the first frame; the first frame drawn whole"),
     Patch("table-cells", 9, "tables redraw cells they drew before from cache"),
@@ -226,7 +218,6 @@ def _private(module: str, name: str) -> Any:
 active_message_pump: Any = _private("textual._context", "active_message_pump")
 active_app: Any = _private("textual._context", "active_app")
 StylesCache: type[StylesCacheType] | None = _private("textual._styles_cache", "StylesCache")
-FooterKey: type[Widget] | None = _private("textual.widgets._footer", "FooterKey")
 ANSI_SEQUENCES_KEYS: Any = _private("textual._ansi_sequences", "ANSI_SEQUENCES_KEYS")
 
 
@@ -582,42 +573,7 @@ class StyledOnMount(Screen[None]):
         self._suspended_once = True
 
 
-# --- the footer's keys (4.) -----------------------------------------------------------------
-
-@dataclass(frozen=True)
-class FooterKeyFields:
-    """What one key of Textual's footer shows and does (see 4.)."""
-
-    key: str
-    key_display: str
-    description: str
-    action: str
-    disabled: bool
-
-
-def footer_key_fields(widget: Widget) -> FooterKeyFields | None:
-    """The fields of a footer child that is a ``FooterKey``; None for any other child
-    (a group label) and whenever the patch is off."""
-    if FooterKey is None or not is_on("footer-keys") or not isinstance(widget, FooterKey):
-        return None
-    key: Any = widget
-    return FooterKeyFields(key.key, key.key_display, key.description, key.action,
-                           widget.disabled)
-
-
-def footer_keys_from_the_start(footer: TextualFooter) -> None:
-    """Let Textual's ``Footer.compose`` yield the keys before the screen first announces its
-    bindings (its ``_bindings_ready``), so they are in the screen's first frame (see 4.)."""
-    if is_on("footer-keys"):
-        footer.set_reactive(TextualFooter._bindings_ready, True)
-
-
-def price_footer_key(widget: Widget, description: str) -> None:
-    """Make a ``FooterKey`` (not yet mounted) say ``description`` (see 4.)."""
-    if FooterKey is not None and is_on("footer-keys") and isinstance(widget, FooterKey):
-        key: Any = widget
-        key.description = description
-
+# --- a toast taken off the screen (15.) ------------------------------------------------------
 
 def withdraw_notification(app: App[Any], notification: Notification) -> None:
     """Take ``notification`` off the screen now, as a click on its toast does (see 15.);
