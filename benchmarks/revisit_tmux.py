@@ -53,7 +53,9 @@ from _common import (
     print_figure,
     wait_for_text,
 )
+from stall_report import stall_report
 
+STALL_PROBE = Path(__file__).parent / "stall_probe"
 POLL_S = 0.002
 STEP_TIMEOUT_S = 30.0
 SETTLE_S = 0.4  # after a result: let the footer, meter and animations finish (untimed)
@@ -105,6 +107,8 @@ class Pane:
     pid: int
     cpu_ms: float = math.nan
     """The app's CPU time during the last timed key (its main thread), in ms."""
+    span: tuple[float, float] = (math.nan, math.nan)
+    """The last timed key's span in ``time.monotonic()`` (for ``--probe``)."""
 
     def screen(self) -> str:
         """The pane's text now."""
@@ -149,11 +153,12 @@ class Pane:
         if len(already) == len(markers):
             raise RuntimeError(f"the result {markers} is on screen before the key:\n{on_screen}")
         cpu = cpu_ns(self.pid)
-        started = time.perf_counter()
+        started, began = time.perf_counter(), time.monotonic()
         self.keys(key)
         took = wait_for_text(self.tmux, self.pane, markers, started, poll_s=POLL_S,
                              timeout_s=STEP_TIMEOUT_S) * 1000
         self.cpu_ms = (cpu_ns(self.pid) - cpu) / 1e6
+        self.span = (began, time.monotonic())
         return took
 
 
@@ -191,6 +196,8 @@ class Samples:
     baseline: list[float] = field(default_factory=list)
     cached_cpu: dict[str, list[float]] = field(default_factory=lambda: {v: [] for v in VIEWS})
     baseline_cpu: list[float] = field(default_factory=list)
+    cached_spans: list[tuple[str, float, float, float]] = field(default_factory=list)
+    """(view, start, end in time.monotonic(), ms) of every cached revisit."""
 
 
 class Journey:
@@ -300,18 +307,23 @@ def enter_restaurants(app: Pane) -> None:
         time.sleep(0.5)
 
 
-def creditscope_argv(src: Path | None) -> list[str]:
-    """The command that starts the explorer: installed, or from another checkout's src."""
+def creditscope_argv(src: Path | None, probe: Path | None = None) -> list[str]:
+    """The command that starts the explorer: installed, or from another checkout's src;
+    with ``probe``, the stall probe (``stall_probe/sitecustomize.py``) writes there."""
+    if probe is not None:
+        return ["env", f"PYTHONPATH={STALL_PROBE}", f"CREDITSCOPE_STALL_PROBE={probe}",
+                *creditscope_argv(src)]
     if src is None:
         return [str(CREDITSCOPE)]
     return ["env", f"PYTHONPATH={src.resolve()}", PYTHON, "-m", "creditscope"]
 
 
-def run(tmux: Tmux, home: Path, key_app: Path, repeats: int, src: Path | None) -> Samples:
+def run(tmux: Tmux, home: Path, key_app: Path, repeats: int, src: Path | None,
+        probe: Path | None = None) -> Samples:
     """Uncached calls, then rounds of cached revisits, each beside a baseline sample."""
     samples = Samples()
     env = isolated_env(home)
-    app = Pane(tmux, *launch(tmux, creditscope_argv(src), env)[:2])
+    app = Pane(tmux, *launch(tmux, creditscope_argv(src, probe), env)[:2])
     base = Pane(tmux, *launch(tmux, [PYTHON, str(key_app)], env)[:2])
     try:
         app.wait(*CREDITSCOPE_READY)
@@ -334,6 +346,7 @@ def run(tmux: Tmux, home: Path, key_app: Path, repeats: int, src: Path | None) -
                 samples.baseline_cpu.append(base.cpu_ms)
                 samples.cached[view].append(revisit(i))
                 samples.cached_cpu[view].append(app.cpu_ms)
+                samples.cached_spans.append((view, *app.span, samples.cached[view][-1]))
     finally:
         close(tmux, app.pane, app.pid)
         close(tmux, base.pane, base.pid)
@@ -356,6 +369,9 @@ def main() -> None:
     parser.add_argument("--src", type=Path, metavar="DIR",
                         help="run the explorer from this src directory (e.g. an older "
                         "checkout's, for a before/after in the same conditions)")
+    parser.add_argument("--probe", type=Path, metavar="FILE",
+                        help="load the stall probe into the explorer, write its samples "
+                        "to FILE and print where the CPU of the slowest revisits went")
     args = parser.parse_args()
     if shutil.which("tmux") is None:
         sys.exit("tmux is required (apt-get install tmux)")
@@ -368,9 +384,12 @@ def main() -> None:
         home.mkdir()
         tmux.start()
         try:
-            samples = run(tmux, home, key_app, repeats, args.src)
+            samples = run(tmux, home, key_app, repeats, args.src, args.probe)
         finally:
             tmux.stop()
+        if args.probe is not None:
+            time.sleep(1.0)  # the probe writes at the explorer's exit
+            print(stall_report(args.probe, samples.cached_spans))
         ledger = ledger_summary(home)
     width, height = TMUX_SIZE
     base = median(samples.baseline)

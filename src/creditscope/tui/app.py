@@ -189,6 +189,8 @@ class CreditscopeApp(ClientApp):
         (key_order); ``/`` in an empty search box is the habit of pressing ``/`` first,
         not a character. While the tour plays, it sees the visitor's keys first (they
         pause, step or stop it)."""
+        if isinstance(event, events.InputEvent | events.Paste):
+            self.idle_collector.noticed_input()
         scripted = self.tour is not None and self.tour.posted(event)
         if (self.tour is not None and isinstance(event, events.InputEvent | events.Paste)
                 and not event.is_forwarded and self.tour.intercept(event)):
