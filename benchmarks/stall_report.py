@@ -16,14 +16,13 @@ IDLE = ("selectors.py", "base_events.py:1")  # waiting in the event loop's selec
 SHOWN = 4  # slowest revisits reported
 
 
-def _load(path: Path) -> tuple[list[dict], list[dict]]:
-    samples, collections = [], []
+def _load(path: Path) -> tuple[list[dict], list[dict], list[dict]]:
+    samples, collections, heaps = [], [], []
     for line in path.read_text().splitlines():
         row = json.loads(line)
-        if "heap" in row:
-            continue
-        (collections if "gc" in row else samples).append(row)
-    return samples, collections
+        kind = "heap" if "heap" in row else "gc" if "gc" in row else "sample"
+        {"heap": heaps, "gc": collections, "sample": samples}[kind].append(row)
+    return samples, collections, heaps
 
 
 def _idle(stack: Sequence[str]) -> bool:
@@ -35,10 +34,13 @@ def _ours(frame: str) -> bool:
 
 
 def stall_report(path: Path, spans: Sequence[tuple[str, float, float, float]]) -> str:
-    samples, collections = _load(path)
+    samples, collections, heaps = _load(path)
     out = [f"stall probe: {len(samples)} samples, {len(collections)} collections "
            f"({sum(c['took'] for c in collections) * 1000:.0f} ms in all; gen 2: "
            f"{sum(1 for c in collections if c['gen'] == 2)})"]
+    for heap in heaps:  # what a full collection had to walk
+        out.append(f"heap at a full collection: {heap['objects']} objects; most: "
+                   + ", ".join(f"{kind} {n}" for kind, n in heap["kinds"][:6]))
     for view, start, end, ms in sorted(spans, key=lambda span: -span[3])[:SHOWN]:
         inside = [s for s in samples if start <= s["t"] <= end]
         busy = [s for s in inside if not _idle(s["stack"])]

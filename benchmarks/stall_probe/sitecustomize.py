@@ -61,29 +61,7 @@ def _start(path: str) -> None:
         for thing in every:
             kind = type(thing)
             kinds[f"{kind.__module__}.{kind.__qualname__}"] += 1
-        strips = [thing for thing in every if type(thing).__name__ == "Strip"][::97]
-        owners: Counter[str] = Counter()
-        for strip in strips[:150]:
-            owners[" < ".join(_owner_chain(strip, (every, strips)))] += 1
-        listed = kinds.most_common(30)
-        listed += [(f"STRIP HELD BY {chain}", n) for chain, n in owners.most_common(20)]
-        return len(every), listed
-
-    def _owner_chain(thing: object, ours: tuple[object, ...], depth: int = 5) -> list[str]:
-        chain = []
-        for _ in range(depth):
-            holders = [h for h in gc.get_referrers(thing) if all(h is not o for o in ours)
-                       and type(h).__name__ not in ("frame", "list_iterator", "cell")]
-            if not holders:
-                break
-            thing = holders[0]
-            name = type(thing).__name__
-            if name == "dict":
-                owner = next((h for h in gc.get_referrers(thing)
-                              if getattr(h, "__dict__", None) is thing), None)
-                name = f"dict({type(owner).__name__})" if owner is not None else "dict"
-            chain.append(name)
-        return chain
+        return len(every), kinds.most_common(30)
 
     def dump() -> None:
         stop.set()

@@ -35,6 +35,7 @@ from creditscope.tui.textual_patch import (
     mark_styles_current,
     patch_app,
     read_escape_then_key,
+    strip_caches_on_first_use,
 )
 
 if TYPE_CHECKING:
@@ -115,6 +116,7 @@ class CreditscopeApp(ClientApp):
         patch_app(self, self.report_widget_error)
         cache_inner_outer_by_colour()
         read_escape_then_key()
+        strip_caches_on_first_use()
         self.initial_mode = initial_mode
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self.tour: TourDriver | None = None
