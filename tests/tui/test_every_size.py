@@ -154,6 +154,22 @@ async def test_at_80x24_the_events_number_says_what_it_counts(make_app: MakeApp)
     assert "City or lat, lng" in form  # the location's placeholder still whole
 
 
+async def test_at_80x24_the_restaurant_form_is_one_line_boxes_like_the_others(
+    make_app: MakeApp,
+) -> None:
+    # Events and Company went one line high; Restaurants kept three-row boxes, and with
+    # them fewer rows of results.
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await _open_area(pilot, "restaurants")
+        rows = screen_rows(app)
+    form = "\n".join(rows[3:6])
+    assert "▔" not in form and "▁" not in form, form
+    assert "City, e.g. Lisbon" in form and "Any cuisine" in form
+    assert re.search(r"\b10\s+results\b", form), form  # the number says what it counts
+    assert "Search · 2 cr" in form
+
+
 async def test_a_toast_never_covers_a_dialog_s_buttons(make_app: MakeApp) -> None:
     # A toast (7 s) sat on the buttons of a dialog at the bottom right of the screen.
     from textual.widgets import Button
