@@ -170,6 +170,23 @@ async def test_at_80x24_the_restaurant_form_is_one_line_boxes_like_the_others(
     assert "Search · 2 cr" in form
 
 
+async def test_at_80x24_close_markers_read_as_one_count(make_app: MakeApp) -> None:
+    # Lisbon's venues piled up as "14+1", "2+4", "4+9": numbers glued to badges.
+    from creditscope.tui.widgets.event_map import EventMap
+
+    from .areas import events
+
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await events(pilot)
+        event_map = app.screen.query_one(EventMap)
+        rows = [event_map.render_line(y).text for y in range(event_map.size.height - 1)]
+    labels = [run for row in rows for run in re.findall(r"[0-9()+]+", row)]
+    assert all(re.fullmatch(r"\d+|\(\d+\)", label) for label in labels), rows
+    counted = sum(int(label.strip("()")) if label.startswith("(") else 1 for label in labels)
+    assert counted == 20, rows  # every event of the page, alone or in a count
+
+
 async def test_a_toast_never_covers_a_dialog_s_buttons(make_app: MakeApp) -> None:
     # A toast (7 s) sat on the buttons of a dialog at the bottom right of the screen.
     from textual.widgets import Button

@@ -2,11 +2,12 @@
 
 A marker is drawn as its number starting at its cell. Two numbers on one row
 that overlap or merely touch read as one ("16" beside "20" reads "1620"), so
-such markers are gathered into a cluster drawn as its head's number and a
-badge: ``4+2`` is marker 4 and two more under it. The head is the selected
-marker when the cluster holds it (so the selection is always drawn whole) and
-otherwise the lowest number. Venues that host several events sit on the very
-same point and no zoom separates them, which is why clusters exist at all.
+such markers are gathered into a cluster drawn as one count in brackets: ``(3)``
+is three events there. (A number and a badge, ``14+1``, read as a sum or as two
+labels run together.) The cluster sits at its head's cell: the selected marker
+when the cluster holds it, otherwise the lowest number; a click on it steps
+through its events. Venues that host several events sit on the very same point
+and no zoom separates them, which is why clusters exist at all.
 
 Pure layout, no Textual: the widget draws what :func:`layout_markers` returns.
 """
@@ -32,7 +33,7 @@ class MapMarker:
 
 @dataclass(frozen=True, slots=True)
 class PlacedMarker:
-    """One drawn label: the head marker's number at (x, y), plus a badge for the rest.
+    """One drawn label at (x, y): a lone marker's number, or a cluster's count.
 
     ``members`` holds every marker under the label, sorted by number, head included.
     """
@@ -43,19 +44,23 @@ class PlacedMarker:
     y: int
 
     @property
-    def number_text(self) -> str:
-        """The head's number, as drawn."""
-        return str(self.head.number)
+    def is_cluster(self) -> bool:
+        """Whether the label stands for more than one marker."""
+        return len(self.members) > 1
 
     @property
-    def badge(self) -> str:
-        """``+N`` for the N markers hidden under the head, or "" for a lone marker."""
-        return f"+{len(self.members) - 1}" if len(self.members) > 1 else ""
+    def text(self) -> str:
+        """As drawn: ``14`` for marker 14 alone, ``(3)`` for three markers together."""
+        return f"({len(self.members)})" if self.is_cluster else str(self.head.number)
 
     @property
     def width(self) -> int:
         """Cells the label covers."""
-        return len(self.number_text) + len(self.badge)
+        return len(self.text)
+
+    def holds(self, number: int | None) -> bool:
+        """Whether marker ``number`` is under this label."""
+        return any(member.number == number for member in self.members)
 
     def covers(self, x: int, y: int) -> bool:
         """Whether cell (x, y) is part of this label."""
@@ -112,8 +117,7 @@ def layout_markers(
     placed: list[PlacedMarker] = []
     for groups in rows.values():
         placed.extend(_settle_row(groups, selected, view.width))
-    placed.sort(key=lambda label: (any(m.number == selected for m in label.members),
-                                   label.y, label.x))
+    placed.sort(key=lambda label: (label.holds(selected), label.y, label.x))
     return placed
 
 

@@ -108,9 +108,11 @@ def overlay(
             put(x, y - 1, "┃", CROSSHAIR)
             put(x, y + 1, "┃", CROSSHAIR)
     for label in labels:
-        kind = SELECTED if label.head.number == state.selected else MARKER
-        put(label.x, label.y, label.number_text, kind)
-        put(label.x + len(label.number_text), label.y, label.badge, CLUSTER)
+        # A cluster holding the selected event is drawn selected: the selection is
+        # always to be found.
+        kind = (SELECTED if label.holds(state.selected)
+                else CLUSTER if label.is_cluster else MARKER)
+        put(label.x, label.y, label.text, kind)
     return cells
 
 
