@@ -16,7 +16,7 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from pilot_support import settle
 
-from .areas import SIZES, type_and_enter
+from .areas import SIZES, events, type_and_enter
 from .areas import _open as _open_area
 from .screen_text import screen_rows
 from .test_restaurants_screens import open_row, search
@@ -174,8 +174,6 @@ async def test_at_80x24_close_markers_read_as_one_count(make_app: MakeApp) -> No
     # Lisbon's venues piled up as "14+1", "2+4", "4+9": numbers glued to badges.
     from creditscope.tui.widgets.event_map import EventMap
 
-    from .areas import events
-
     app = make_app()
     async with app.run_test(size=SIZES["80x24"]) as pilot:
         await events(pilot)
@@ -185,6 +183,23 @@ async def test_at_80x24_close_markers_read_as_one_count(make_app: MakeApp) -> No
     assert all(re.fullmatch(r"\d+|\(\d+\)", label) for label in labels), rows
     counted = sum(int(label.strip("()")) if label.startswith("(") else 1 for label in labels)
     assert counted == 20, rows  # every event of the page, alone or in a count
+
+
+async def test_at_80x24_an_event_s_details_are_read_without_scrolling(
+    make_app: MakeApp,
+) -> None:
+    # The panel showed When and Tickets; price, lineup and venue were below, in a
+    # scroll nested in the screen.
+    from textual.containers import VerticalScroll
+
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await events(pilot)
+        scroll = app.screen.query_one("#events-detail .detail-scroll", VerticalScroll)
+        assert scroll.virtual_size.height <= scroll.scrollable_content_region.height
+        panel = "\n".join(row[32:] for row in screen_rows(app)[8:16])
+    for fact in ("When", "Tickets", "Price", "Lineup", "Venue", "Open page"):
+        assert fact in panel, panel
 
 
 async def test_a_toast_never_covers_a_dialog_s_buttons(make_app: MakeApp) -> None:
