@@ -145,6 +145,34 @@ async def test_every_area_s_form_labels_its_boxes(make_app: MakeApp) -> None:
             assert f"▔ {label} ▔" in drawn[area], f"{area} has no {label!r}:\n{drawn[area]}"
 
 
+DIALOG_LABELS: dict[str, list[str]] = {
+    "provider form": ["App or site name (required)", "Its web address (optional)",
+                      "Your e-mail, to hear when it ships (optional)"],
+    "save file": ["Path (relative to the current directory)"],
+    "import request (send)": ["Request or HAR file path"],
+}
+
+
+@pytest.mark.parametrize("size", ["80x24", "120x36"])
+async def test_dialog_forms_title_their_boxes_as_the_areas_do(
+    make_app: MakeApp, size: str
+) -> None:
+    # The provider form and the save dialog put a label line over an untitled box (one
+    # line high at 80x24), where every area titles its boxes.
+    from .areas import DIALOGS, _close_dialog
+
+    app = make_app()
+    drawn: dict[str, str] = {}
+    async with app.run_test(size=SIZES[size]) as pilot:
+        for name in DIALOG_LABELS:
+            await _close_dialog(pilot)
+            await DIALOGS[name](pilot)
+            drawn[name] = "\n".join(screen_rows(app))
+    for name, labels in DIALOG_LABELS.items():
+        for label in labels:
+            assert f"▔ {label} ▔" in drawn[name], f"{name} has no {label!r}:\n{drawn[name]}"
+
+
 async def test_at_80x24_the_events_number_says_what_it_counts(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=SIZES["80x24"]) as pilot:
