@@ -160,10 +160,10 @@ def test_touching_labels_merge_into_one_count() -> None:
     markers = [MapMarker(1, 38.72, -9.14), MapMarker(2, *near), MapMarker(3, *far)]
     labels = layout_markers(markers, None, view)
     assert sorted(label.text for label in labels) == ["(2)", "3"]  # never "1+1"
-    # The cluster holding the selection is drawn last (over the crosshair), at the
-    # selected marker's cell; a click steps through its markers.
+    # The cluster holding the selection is drawn last (over the crosshair), its number
+    # whole and apart from the count of the others; a click steps through its markers.
     labels = layout_markers(markers, 2, view)
-    assert labels[-1].text == "(2)" and labels[-1].holds(2)
+    assert labels[-1].text == "2 (1)" and labels[-1].holds(2)
     assert labels[-1].after(2).number == 1 and labels[-1].after(1).number == 2
 
 

@@ -4,10 +4,12 @@ A marker is drawn as its number starting at its cell. Two numbers on one row
 that overlap or merely touch read as one ("16" beside "20" reads "1620"), so
 such markers are gathered into a cluster drawn as one count in brackets: ``(3)``
 is three events there. (A number and a badge, ``14+1``, read as a sum or as two
-labels run together.) The cluster sits at its head's cell: the selected marker
-when the cluster holds it, otherwise the lowest number; a click on it steps
-through its events. Venues that host several events sit on the very same point
-and no zoom separates them, which is why clusters exist at all.
+labels run together.) A cluster holding the selected marker shows its number
+first, apart, then the count of the others: ``3 (10)``, so the selection is always
+drawn whole. The cluster sits at its head's cell: the selected marker when it
+holds it, otherwise the lowest number; a click on it steps through its events.
+Venues that host several events sit on the very same point and no zoom separates
+them, which is why clusters exist at all.
 
 Pure layout, no Textual: the widget draws what :func:`layout_markers` returns.
 """
@@ -42,6 +44,8 @@ class PlacedMarker:
     members: tuple[MapMarker, ...]
     x: int
     y: int
+    selected: bool = False  # the head is the selected marker
+
 
     @property
     def is_cluster(self) -> bool:
@@ -49,9 +53,22 @@ class PlacedMarker:
         return len(self.members) > 1
 
     @property
+    def number_text(self) -> str:
+        """The head's number where it is drawn (alone, or selected in a cluster), else ""."""
+        return str(self.head.number) if self.selected or not self.is_cluster else ""
+
+    @property
+    def count_text(self) -> str:
+        """``(N)``: the markers of a cluster its drawn number leaves out ("" alone)."""
+        if not self.is_cluster:
+            return ""
+        return f"({len(self.members) - (1 if self.number_text else 0)})"
+
+    @property
     def text(self) -> str:
-        """As drawn: ``14`` for marker 14 alone, ``(3)`` for three markers together."""
-        return f"({len(self.members)})" if self.is_cluster else str(self.head.number)
+        """As drawn: ``14`` alone, ``(3)`` for three together, ``3 (10)`` for the
+        selected marker 3 among ten others."""
+        return " ".join(part for part in (self.number_text, self.count_text) if part)
 
     @property
     def width(self) -> int:
@@ -91,9 +108,10 @@ class _Group:
         members = tuple(sorted(self.members, key=lambda marker: marker.number))
         head = next((m for m in members if m.number == selected), members[0])
         x, y = self.cells[head.number]
-        label = PlacedMarker(head, members, x, y)
+        is_selected = head.number == selected
+        label = PlacedMarker(head, members, x, y, is_selected)
         # Keep the whole label inside the right edge.
-        return PlacedMarker(head, members, max(0, min(x, width - label.width)), y)
+        return PlacedMarker(head, members, max(0, min(x, width - label.width)), y, is_selected)
 
 
 def layout_markers(

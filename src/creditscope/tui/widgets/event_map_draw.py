@@ -108,11 +108,9 @@ def overlay(
             put(x, y - 1, "┃", CROSSHAIR)
             put(x, y + 1, "┃", CROSSHAIR)
     for label in labels:
-        # A cluster holding the selected event is drawn selected: the selection is
-        # always to be found.
-        kind = (SELECTED if label.holds(state.selected)
-                else CLUSTER if label.is_cluster else MARKER)
-        put(label.x, label.y, label.text, kind)
+        number, count = label.number_text, label.count_text
+        put(label.x, label.y, number, SELECTED if label.selected else MARKER)
+        put(label.x + len(number) + (1 if number else 0), label.y, count, CLUSTER)
     return cells
 
 
