@@ -46,6 +46,16 @@ def row_text(event_map: EventMap, y: int) -> str:
     return event_map.render_line(y).text
 
 
+def style_at(event_map: EventMap, x: int, y: int) -> object:
+    """The style cell (x, y) of the map is drawn in."""
+    position = 0
+    for segment in event_map.render_line(y):
+        if position <= x < position + len(segment.text):
+            return segment.style
+        position += len(segment.text)
+    raise AssertionError(f"cell {x},{y} not drawn")
+
+
 async def test_keys_zoom_pan_and_reset() -> None:
     app = MapApp()
     async with app.run_test(size=SIZE) as pilot:
@@ -148,25 +158,19 @@ async def test_selected_marker_is_drawn_in_the_selected_style() -> None:
         event_map = app.query_one(EventMap)
         x, y = event_map.latlng_to_cell(35.68, 139.69) or (0, 0)
 
-        def style_at_marker() -> object:
-            position = 0
-            for segment in event_map.render_line(y):
-                if position <= x < position + len(segment.text):
-                    assert segment.text[x - position] == "3"
-                    return segment.style
-                position += len(segment.text)
-            raise AssertionError("marker cell not drawn")
-
-        assert style_at_marker() == event_map.get_component_rich_style("event-map--marker")
+        assert row_text(event_map, y)[x] == "3"
+        marker = event_map.get_component_rich_style("event-map--marker")
+        assert style_at(event_map, x, y) == marker
         event_map.selected = 3
         await pilot.pause()
         selected = event_map.get_component_rich_style("event-map--selected")
-        assert style_at_marker() == selected
+        assert style_at(event_map, x, y) == selected
         assert selected != event_map.get_component_rich_style("event-map--marker")
 
 
-async def test_markers_on_one_venue_share_a_badge_and_the_selection_is_drawn_whole() -> None:
-    # Three events at one venue and a fourth next door: no run of digits like "1234".
+async def test_markers_close_together_read_as_one_count_and_hold_the_selection() -> None:
+    # Three events at one venue and a fourth next door: no run of digits like "1234",
+    # and no number glued to a badge like "1+3" (read as a sum, or as "1" and "+3").
     close = [
         MapMarker(1, 48.86, 2.35, "a"),
         MapMarker(2, 48.86, 2.35, "a"),
@@ -177,12 +181,20 @@ async def test_markers_on_one_venue_share_a_badge_and_the_selection_is_drawn_who
     async with app.run_test(size=SIZE) as pilot:
         event_map = app.query_one(EventMap)
         x, y = event_map.latlng_to_cell(48.86, 2.35) or (0, 0)
-        assert row_text(event_map, y)[x : x + 3] == "1+3"
-        assert event_map.marker_at(x + 2, y) == close[0]  # the badge belongs to its head
+        assert row_text(event_map, y)[x : x + 3] == "(4)"
+        assert not row_text(event_map, y)[x + 3].isdigit()
+        assert event_map.marker_at(x + 2, y) == close[0]
+        cluster = event_map.get_component_rich_style("event-map--cluster")
+        assert style_at(event_map, x, y) == cluster
         event_map.selected = 3
         await pilot.pause()
-        assert row_text(event_map, y)[x : x + 3] == "3+3"
+        # The selected event's number whole, apart from the count of the others.
+        assert row_text(event_map, y)[x] == "3"
+        assert row_text(event_map, y)[x + 2 : x + 5] == "(3)"
         assert event_map.marker_at(x, y) == close[2]
+        selected = event_map.get_component_rich_style("event-map--selected")
+        assert style_at(event_map, x, y) == selected
+        assert style_at(event_map, x + 2, y) == cluster
 
 
 async def test_clicking_a_cluster_steps_through_its_markers() -> None:
@@ -214,14 +226,17 @@ async def test_neighbouring_markers_never_run_together() -> None:
         for zoom in (1.0, 8.0, event_map.zoom):
             event_map.zoom = zoom
             await pilot.pause()
-            shown: list[int] = []
+            alone: list[int] = []
+            clustered = 0
             for y in range(11):  # the bottom row is the caption
-                # Each run of digits is one label: a number, maybe with a "+N" badge.
-                for run in re.findall(r"[0-9+]+", row_text(event_map, y)):
-                    assert re.fullmatch(r"\d+(\+\d+)?", run), row_text(event_map, y)
-                    head, _, more = run.partition("+")
-                    shown += [int(head)] * (1 + int(more or 0))
-            assert len(shown) == 20 and set(shown) <= set(range(1, 21))
+                # Each run is one label: a marker's number, or a cluster's "(N)".
+                for run in re.findall(r"[0-9()+]+", row_text(event_map, y)):
+                    assert re.fullmatch(r"\d+|\(\d+\)", run), row_text(event_map, y)
+                    if run.startswith("("):
+                        clustered += int(run.strip("()"))
+                    else:
+                        alone.append(int(run))
+            assert len(alone) + clustered == 20 and set(alone) <= set(range(1, 21))
 
 
 async def test_the_whole_world_is_shown_once_on_a_short_wide_map() -> None:

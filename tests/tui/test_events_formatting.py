@@ -8,9 +8,9 @@ from zoneinfo import ZoneInfo
 import pytest
 
 from creditscope.models import Event, EventDate, EventPrice
+from creditscope.tui.cell_text import clip
 from creditscope.tui.city_suggester import CitySuggester
 from creditscope.tui.screens.events.event_detail import describe_event
-from creditscope.tui.screens.events.feed_table import clip
 from creditscope.tui.screens.events.formatting import (
     coordinates_text,
     moment_text,

@@ -26,6 +26,7 @@ from explorer_factory import explorer_factory, in_process
 from pilot_support import later, settle
 
 from .conftest import FROZEN_NOW, SIZE
+from .screen_text import screen_rows
 
 MakeApp = Callable[..., CreditscopeApp]
 
@@ -259,6 +260,21 @@ async def test_load_more_to_the_last_page(make_app: MakeApp) -> None:
         await pilot.press("l")  # nothing more to fetch: nothing spent
         await settle(pilot)
         assert spent(app) == 3 * pages
+
+
+async def test_refresh_is_offered_only_once_there_is_a_feed(make_app: MakeApp) -> None:
+    # Before any search a disabled "Refresh · 3 cr" sat beside Search: a price for nothing.
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await app.wait_for_client()
+        await settle(pilot)
+        for focus in (None, "#events-map"):  # the cursor in the box, then on the map
+            if focus is not None:
+                app.screen.query_one(focus).focus()
+                await settle(pilot)
+            assert not any("Refresh" in row for row in screen_rows(app)), screen_rows(app)
+        await search(pilot, "Lisbon")
+        assert any("Refresh · 3 cr" in row for row in screen_rows(app)), screen_rows(app)
 
 
 async def test_a_repeated_search_is_cached_and_refresh_pays(make_app: MakeApp) -> None:

@@ -16,7 +16,7 @@ from creditscope.tui.app import CreditscopeApp
 from creditscope.tui.screens.restaurants.results_table import RestaurantResults
 from pilot_support import settle
 
-from .areas import SIZES, type_and_enter
+from .areas import SIZES, events, type_and_enter
 from .areas import _open as _open_area
 from .screen_text import screen_rows
 from .test_restaurants_screens import open_row, search
@@ -39,13 +39,22 @@ async def test_wide_restaurant_results_show_each_address(make_app: MakeApp) -> N
             assert restaurant.address in line
 
 
-async def test_narrow_restaurant_results_keep_every_column_whole(make_app: MakeApp) -> None:
+@pytest.mark.parametrize("location", ["Lisbon", "Mumbai"])  # "The Jasmine Curry House"
+async def test_narrow_restaurant_results_keep_every_column_whole(
+    make_app: MakeApp, location: str
+) -> None:
+    # With the scrollbar a long list brings, the last heading read "Open n"; a long
+    # name pushed the columns after it further off.
     app = make_app()
     async with app.run_test(size=SIZES["80x24"]) as pilot:
-        await search(pilot)
+        await search(pilot, location)
+        table = app.screen.query_one(RestaurantResults)
         header = next(row for row in screen_rows(app) if "Name" in row and "Cuisine" in row)
-        assert "Open now" in header
+        assert re.search(r"Distance\s+Open\b", header), header
         assert "Address" not in header
+        # Every column inside the table's width beside the scrollbar (drawn when the list
+        # is longer than the screen): nothing is cut.
+        assert table.virtual_size.width <= table.size.width - table.styles.scrollbar_size_vertical
 
 
 async def test_a_wide_menu_keeps_each_price_near_its_dish(make_app: MakeApp) -> None:
@@ -137,6 +146,34 @@ async def test_every_area_s_form_labels_its_boxes(make_app: MakeApp) -> None:
             assert f"▔ {label} ▔" in drawn[area], f"{area} has no {label!r}:\n{drawn[area]}"
 
 
+DIALOG_LABELS: dict[str, list[str]] = {
+    "provider form": ["App or site name (required)", "Its web address (optional)",
+                      "Your e-mail, to hear when it ships (optional)"],
+    "save file": ["Path (relative to the current directory)"],
+    "import request (send)": ["Request or HAR file path"],
+}
+
+
+@pytest.mark.parametrize("size", ["80x24", "120x36"])
+async def test_dialog_forms_title_their_boxes_as_the_areas_do(
+    make_app: MakeApp, size: str
+) -> None:
+    # The provider form and the save dialog put a label line over an untitled box (one
+    # line high at 80x24), where every area titles its boxes.
+    from .areas import DIALOGS, _close_dialog
+
+    app = make_app()
+    drawn: dict[str, str] = {}
+    async with app.run_test(size=SIZES[size]) as pilot:
+        for name in DIALOG_LABELS:
+            await _close_dialog(pilot)
+            await DIALOGS[name](pilot)
+            drawn[name] = "\n".join(screen_rows(app))
+    for name, labels in DIALOG_LABELS.items():
+        for label in labels:
+            assert f"▔ {label} ▔" in drawn[name], f"{name} has no {label!r}:\n{drawn[name]}"
+
+
 async def test_at_80x24_the_events_number_says_what_it_counts(make_app: MakeApp) -> None:
     app = make_app()
     async with app.run_test(size=SIZES["80x24"]) as pilot:
@@ -144,6 +181,54 @@ async def test_at_80x24_the_events_number_says_what_it_counts(make_app: MakeApp)
         form = screen_rows(app)[3]
     assert re.search(r"\b20\s+per page\b", form), form
     assert "City or lat, lng" in form  # the location's placeholder still whole
+
+
+async def test_at_80x24_the_restaurant_form_is_one_line_boxes_like_the_others(
+    make_app: MakeApp,
+) -> None:
+    # Events and Company went one line high; Restaurants kept three-row boxes, and with
+    # them fewer rows of results.
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await _open_area(pilot, "restaurants")
+        rows = screen_rows(app)
+    form = "\n".join(rows[3:6])
+    assert "▔" not in form and "▁" not in form, form
+    assert "City, e.g. Lisbon" in form and "Any cuisine" in form
+    assert re.search(r"\b10\s+results\b", form), form  # the number says what it counts
+    assert "Search · 2 cr" in form
+
+
+async def test_at_80x24_close_markers_read_as_one_count(make_app: MakeApp) -> None:
+    # Lisbon's venues piled up as "14+1", "2+4", "4+9": numbers glued to badges.
+    from creditscope.tui.widgets.event_map import EventMap
+
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await events(pilot)
+        event_map = app.screen.query_one(EventMap)
+        rows = [event_map.render_line(y).text for y in range(event_map.size.height - 1)]
+    labels = [run for row in rows for run in re.findall(r"[0-9()+]+", row)]
+    assert all(re.fullmatch(r"\d+|\(\d+\)", label) for label in labels), rows
+    counted = sum(int(label.strip("()")) if label.startswith("(") else 1 for label in labels)
+    assert counted == 20, rows  # every event of the page, alone or in a count
+
+
+async def test_at_80x24_an_event_s_details_are_read_without_scrolling(
+    make_app: MakeApp,
+) -> None:
+    # The panel showed When and Tickets; price, lineup and venue were below, in a
+    # scroll nested in the screen.
+    from textual.containers import VerticalScroll
+
+    app = make_app()
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        await events(pilot)
+        scroll = app.screen.query_one("#events-detail .detail-scroll", VerticalScroll)
+        assert scroll.virtual_size.height <= scroll.scrollable_content_region.height
+        panel = "\n".join(row[32:] for row in screen_rows(app)[8:16])
+    for fact in ("When", "Tickets", "Price", "Lineup", "Venue", "Open page"):
+        assert fact in panel, panel
 
 
 async def test_a_toast_never_covers_a_dialog_s_buttons(make_app: MakeApp) -> None:

@@ -152,18 +152,18 @@ def test_borders_wait_until_countries_are_big_enough_to_show_them() -> None:
     assert any(any(row) for row in map_layers(Viewport(120, 40, 47.0, 4.0, 4).normalised()).borders)
 
 
-def test_touching_labels_merge_into_one_with_a_badge() -> None:
+def test_touching_labels_merge_into_one_count() -> None:
     view = Viewport(120, 40, 38.72, -9.14, 600).normalised()
     x, y = view.latlng_to_cell(38.72, -9.14) or (0, 0)
     near = view.cell_to_latlng(x + 1, y)  # "1" then "2" right after it: "12"
     far = view.cell_to_latlng(x + 10, y)
     markers = [MapMarker(1, 38.72, -9.14), MapMarker(2, *near), MapMarker(3, *far)]
     labels = layout_markers(markers, None, view)
-    texts = sorted(label.number_text + label.badge for label in labels)
-    assert texts == ["1+1", "3"]
-    # The selection heads its cluster, so it is always drawn whole, and last.
+    assert sorted(label.text for label in labels) == ["(2)", "3"]  # never "1+1"
+    # The cluster holding the selection is drawn last (over the crosshair), its number
+    # whole and apart from the count of the others; a click steps through its markers.
     labels = layout_markers(markers, 2, view)
-    assert labels[-1].number_text + labels[-1].badge == "2+1"
+    assert labels[-1].text == "2 (1)" and labels[-1].holds(2)
     assert labels[-1].after(2).number == 1 and labels[-1].after(1).number == 2
 
 

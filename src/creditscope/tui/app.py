@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from textual.screen import Screen
 
     from creditscope.settings import Settings
+    from creditscope.tui.screens.base import AreaScreen
     from creditscope.tui.tour.driver import TourDriver, TourOptions
 
 
@@ -171,7 +172,7 @@ class CreditscopeApp(ClientApp):
         from creditscope.tui.screens.base import AreaScreen
 
         if screen is self.screen and isinstance(screen, AreaScreen) and screen.focused is None:
-            screen.action_focus_main()
+            screen.offer_main_field()
 
     def _after_first_frame(self) -> None:
         # CREDITSCOPE_EXIT_AFTER_FIRST_FRAME=1: quit here, to profile start-up end to end
@@ -203,19 +204,22 @@ class CreditscopeApp(ClientApp):
         await super().on_event(event)
 
     async def _deliver_typed(self, event: events.Event) -> None:
-        if (isinstance(event, events.Key) and event.key == "slash"
-                and self._in_empty_search_box()):
-            return
+        if isinstance(event, events.Key) and event.key == "slash":
+            screen = self._in_empty_search_box()
+            if screen is not None:
+                screen.action_focus_main()  # chosen now: what follows is for it, digits too
+                return
         await super().on_event(event)
 
-    def _in_empty_search_box(self) -> bool:
+    def _in_empty_search_box(self) -> AreaScreen | None:
+        """The area whose empty search box has the cursor (None when there is none)."""
         from creditscope.tui.screens.base import AreaScreen
 
         screen = self.screen
         if not isinstance(screen, AreaScreen):
-            return False
+            return None
         field = screen.main_field()
-        return field is not None and field.has_focus and not field.value
+        return screen if field is not None and field.has_focus and not field.value else None
 
     # --- failed workers ---------------------------------------------------------------
 

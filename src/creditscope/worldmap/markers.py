@@ -2,11 +2,14 @@
 
 A marker is drawn as its number starting at its cell. Two numbers on one row
 that overlap or merely touch read as one ("16" beside "20" reads "1620"), so
-such markers are gathered into a cluster drawn as its head's number and a
-badge: ``4+2`` is marker 4 and two more under it. The head is the selected
-marker when the cluster holds it (so the selection is always drawn whole) and
-otherwise the lowest number. Venues that host several events sit on the very
-same point and no zoom separates them, which is why clusters exist at all.
+such markers are gathered into a cluster drawn as one count in brackets: ``(3)``
+is three events there. (A number and a badge, ``14+1``, read as a sum or as two
+labels run together.) A cluster holding the selected marker shows its number
+first, apart, then the count of the others: ``3 (10)``, so the selection is always
+drawn whole. The cluster sits at its head's cell: the selected marker when it
+holds it, otherwise the lowest number; a click on it steps through its events.
+Venues that host several events sit on the very same point and no zoom separates
+them, which is why clusters exist at all.
 
 Pure layout, no Textual: the widget draws what :func:`layout_markers` returns.
 """
@@ -32,7 +35,7 @@ class MapMarker:
 
 @dataclass(frozen=True, slots=True)
 class PlacedMarker:
-    """One drawn label: the head marker's number at (x, y), plus a badge for the rest.
+    """One drawn label at (x, y): a lone marker's number, or a cluster's count.
 
     ``members`` holds every marker under the label, sorted by number, head included.
     """
@@ -41,21 +44,40 @@ class PlacedMarker:
     members: tuple[MapMarker, ...]
     x: int
     y: int
+    selected: bool = False  # the head is the selected marker
+
+
+    @property
+    def is_cluster(self) -> bool:
+        """Whether the label stands for more than one marker."""
+        return len(self.members) > 1
 
     @property
     def number_text(self) -> str:
-        """The head's number, as drawn."""
-        return str(self.head.number)
+        """The head's number where it is drawn (alone, or selected in a cluster), else ""."""
+        return str(self.head.number) if self.selected or not self.is_cluster else ""
 
     @property
-    def badge(self) -> str:
-        """``+N`` for the N markers hidden under the head, or "" for a lone marker."""
-        return f"+{len(self.members) - 1}" if len(self.members) > 1 else ""
+    def count_text(self) -> str:
+        """``(N)``: the markers of a cluster its drawn number leaves out ("" alone)."""
+        if not self.is_cluster:
+            return ""
+        return f"({len(self.members) - (1 if self.number_text else 0)})"
+
+    @property
+    def text(self) -> str:
+        """As drawn: ``14`` alone, ``(3)`` for three together, ``3 (10)`` for the
+        selected marker 3 among ten others."""
+        return " ".join(part for part in (self.number_text, self.count_text) if part)
 
     @property
     def width(self) -> int:
         """Cells the label covers."""
-        return len(self.number_text) + len(self.badge)
+        return len(self.text)
+
+    def holds(self, number: int | None) -> bool:
+        """Whether marker ``number`` is under this label."""
+        return any(member.number == number for member in self.members)
 
     def covers(self, x: int, y: int) -> bool:
         """Whether cell (x, y) is part of this label."""
@@ -86,9 +108,10 @@ class _Group:
         members = tuple(sorted(self.members, key=lambda marker: marker.number))
         head = next((m for m in members if m.number == selected), members[0])
         x, y = self.cells[head.number]
-        label = PlacedMarker(head, members, x, y)
+        is_selected = head.number == selected
+        label = PlacedMarker(head, members, x, y, is_selected)
         # Keep the whole label inside the right edge.
-        return PlacedMarker(head, members, max(0, min(x, width - label.width)), y)
+        return PlacedMarker(head, members, max(0, min(x, width - label.width)), y, is_selected)
 
 
 def layout_markers(
@@ -112,8 +135,7 @@ def layout_markers(
     placed: list[PlacedMarker] = []
     for groups in rows.values():
         placed.extend(_settle_row(groups, selected, view.width))
-    placed.sort(key=lambda label: (any(m.number == selected for m in label.members),
-                                   label.y, label.x))
+    placed.sort(key=lambda label: (label.holds(selected), label.y, label.x))
     return placed
 
 

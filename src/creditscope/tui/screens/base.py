@@ -41,7 +41,7 @@ from creditscope.tui.widgets.app_header import AppHeader
 from creditscope.tui.widgets.footer import Footer  # Textual's, without its key leak
 from creditscope.tui.widgets.nav_bar import NavBar
 from creditscope.tui.widgets.price_button import PriceButton
-from creditscope.tui.widgets.text_input import focus_now
+from creditscope.tui.widgets.text_input import TextInput, focus_now
 
 KEY_RULE = (
     "Letters never spend: a key that can spend is Enter (on a box, a row or a priced"
@@ -153,10 +153,21 @@ class AreaScreen(StyledOnMount):
                         title="Other place", timeout=4)
 
     def action_focus_main(self) -> None:
-        """``/``: put the cursor in the area's search box."""
+        """``/``: put the cursor in the area's search box, chosen: a number typed there
+        is text."""
+        self._focus_main(unasked=False)
+
+    def offer_main_field(self) -> None:
+        """The cursor into the search box unasked (a cold start): until something is
+        typed there, number keys still switch areas (``TextInput.cursor_unasked``)."""
+        self._focus_main(unasked=True)
+
+    def _focus_main(self, *, unasked: bool) -> None:
         field = self.main_field()
         if field is not None:
             focus_now(field)
+            if isinstance(field, TextInput):
+                field.cursor_unasked = unasked
 
     def on_key(self, event: events.Key) -> None:
         """A letter typed where no text box has the cursor is typed at the end of the area's

@@ -12,6 +12,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static
 
 from creditscope.client.history import clean_label
+from creditscope.tui.widgets.field_label import labelled
 from creditscope.tui.widgets.text_input import TextInput
 
 
@@ -32,8 +33,8 @@ class LabelDialog(ModalScreen[str | None]):
         with Vertical(classes="dialog"):
             yield Label("Ticket label", classes="dialog-title")
             yield Static(self.what, classes="dialog-text")
-            yield Static("Label (e.g. #4821; empty removes it):", classes="field-label")
-            yield TextInput(self.label, id="label-text")
+            yield labelled(TextInput(self.label, id="label-text"),
+                           "Label (e.g. #4821; empty removes it)")
             yield Label("", id="label-error", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save", variant="primary", id="label-ok")

@@ -17,6 +17,7 @@ from creditscope.outside_text import markup_escaped
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import credits_text, price_of
+from creditscope.tui.widgets.field_label import labelled
 from creditscope.tui.widgets.text_input import TextInput
 
 FIELDS: tuple[tuple[str, str, str], ...] = (
@@ -85,11 +86,10 @@ class ProviderRequestForm(ModalScreen[str | None]):
                     classes="dialog-text",
                 )
                 for name, label, placeholder in FIELDS:
-                    yield Label(label, classes="field-label")
                     # Not on blur: clicking Send blurs the field and would wipe the mark Send
                     # just set.
-                    yield TextInput(placeholder=placeholder, id=f"provider-{name}",
-                                    validate_on=["changed", "submitted"])
+                    yield labelled(TextInput(placeholder=placeholder, id=f"provider-{name}",
+                                             validate_on=["changed", "submitted"]), label)
                     yield Label("", id=f"provider-{name}-error", classes="field-error")
                 with ResultArea(id="provider-result", fields=FIELD_BOXES, focus_invalid=False):
                     yield Label("", id="provider-created", classes="success")

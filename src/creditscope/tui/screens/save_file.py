@@ -10,9 +10,10 @@ from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.screen import ModalScreen
-from textual.widgets import Button, Input, Label, Static
+from textual.widgets import Button, Input, Label
 
 from creditscope.tui.web_tab import in_web_tab
+from creditscope.tui.widgets.field_label import labelled
 from creditscope.tui.widgets.text_input import TextInput
 
 
@@ -32,9 +33,9 @@ class SaveFileDialog(ModalScreen[Path | None]):
         """Title, a path input, Save / Cancel."""
         with Vertical(classes="dialog"):
             yield Label(self.title_text, classes="dialog-title")
-            yield Static("File name (your browser downloads it):" if in_web_tab(self.app)
-                         else "Path (relative to the current directory):", classes="field-label")
-            yield TextInput(str(self.default), id="save-path")
+            yield labelled(TextInput(str(self.default), id="save-path"),
+                           "File name (your browser downloads it)" if in_web_tab(self.app)
+                           else "Path (relative to the current directory)")
             yield Label("", id="save-path-error", classes="field-error")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Save", variant="primary", id="save-ok")

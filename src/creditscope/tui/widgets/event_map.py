@@ -171,7 +171,7 @@ class EventMap(MapMouse, can_focus=True):
         return next((label for label in labels if label.covers(x, y)), None)
 
     def marker_at(self, x: int, y: int) -> MapMarker | None:
-        """The marker whose number is drawn at cell (x, y): a cluster's head, if clustered."""
+        """The marker drawn at cell (x, y): a cluster's head (the selected or the lowest)."""
         label = self.label_at(x, y)
         return None if label is None else label.head
 

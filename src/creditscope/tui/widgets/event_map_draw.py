@@ -108,9 +108,9 @@ def overlay(
             put(x, y - 1, "┃", CROSSHAIR)
             put(x, y + 1, "┃", CROSSHAIR)
     for label in labels:
-        kind = SELECTED if label.head.number == state.selected else MARKER
-        put(label.x, label.y, label.number_text, kind)
-        put(label.x + len(label.number_text), label.y, label.badge, CLUSTER)
+        number, count = label.number_text, label.count_text
+        put(label.x, label.y, number, SELECTED if label.selected else MARKER)
+        put(label.x + len(number) + (1 if number else 0), label.y, count, CLUSTER)
     return cells
 
 

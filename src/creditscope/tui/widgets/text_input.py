@@ -16,6 +16,11 @@ price the screen showed); otherwise that Enter only completes, the screen prices
 the completed text, and the next Enter submits at the price on screen. Tab takes the
 completion too, as the hints promise. If the suggester has not answered yet, Enter
 and Tab ask it first, so the outcome does not depend on typing speed.
+
+A box the explorer put the cursor in unasked (a cold start's search box) is not yet the
+user's: until something is typed in it, or it is chosen (``/``, a click), the keys that
+switch areas keep switching them, as they do in every area where no box has the cursor
+(``cursor_unasked``). A newcomer's ``3`` is Restaurants, not the start of a place.
 """
 
 from __future__ import annotations
@@ -24,12 +29,13 @@ import unicodedata
 from typing import Any, ClassVar
 
 from textual import events
-from textual.binding import Binding, BindingType
+from textual.binding import ActiveBinding, Binding, BindingType
 from textual.suggester import SuggestionReady
 from textual.widget import Widget
 from textual.widgets import Input
 
 from creditscope.outside_text import BIDI_CONTROLS
+from creditscope.tui.navigation import NAV_ENTRIES
 from creditscope.tui.widgets.edit_history import BoxState, EditHistory
 
 
@@ -42,6 +48,10 @@ def focus_now(widget: Widget) -> None:
     that focuses a field uses this.
     """
     widget.screen.set_focus(widget)
+
+
+AREA_BINDINGS = frozenset(entry.binding_id for entry in NAV_ENTRIES)
+"""The bindings that switch areas (1-7 unless the user's keymap moved them)."""
 
 
 def _unsafe(char: str) -> bool:
@@ -106,6 +116,9 @@ class TextInput(Input):
         # The suggester's answer for the text as it is, kept as Input keeps its own
         # (set by SuggestionReady, cleared by any change, focus or select-all).
         self._offered = ""
+        self.cursor_unasked = False
+        """The explorer put the cursor here on its own, and nothing has been typed since:
+        the keys that switch areas still do (see the module docstring)."""
 
     def validate_value(self, value: str) -> str:
         """Clean every assignment too (restored drafts, config values, tests)."""
@@ -127,13 +140,35 @@ class TextInput(Input):
 
     async def _on_key(self, event: events.Key) -> None:
         """``?`` in an empty box opens help (no search starts with it: a newcomer's first
-        key on a cold start, where the cursor is in a box, is help); else Input's own."""
+        key on a cold start, where the cursor is in a box, is help); a key that switches
+        areas does so in a box the cursor was put in unasked; else Input's own."""
         if event.character == "?" and not self.value:
             event.stop()
             event.prevent_default()
             await self.run_action("app.help")
             return
+        area_key = self._area_binding(event.key) if self.cursor_unasked else None
+        if area_key is not None:
+            event.stop()
+            event.prevent_default()
+            await self.app.run_action(area_key.binding.action, area_key.node)
+            return
         await super()._on_key(event)
+
+    def check_consume_key(self, key: str, character: str | None) -> bool:
+        """A digit is left to the area keys while the cursor is here unasked (Textual
+        leaves out the bindings of every key a focused box would type)."""
+        if self.cursor_unasked and character is not None and character.isdigit():
+            return False
+        return super().check_consume_key(key, character)
+
+    def _area_binding(self, key: str) -> ActiveBinding | None:
+        active = self.screen.active_bindings.get(key)
+        return active if active is not None and active.binding.id in AREA_BINDINGS else None
+
+    def on_mouse_down(self) -> None:
+        """A click chooses the box: from now on a number typed here is text."""
+        self.cursor_unasked = False
 
     def _on_paste(self, event: events.Paste) -> None:
         """A whole request pasted into one box (a curl or wget command, or text of several lines,
@@ -151,6 +186,7 @@ class TextInput(Input):
         """Any change makes the last suggestion stale (a new one is on its way), and is a
         step that Ctrl+Z undoes."""
         self._offered = ""
+        self.cursor_unasked = False  # typed in: the box is the user's now
         if not self._restoring and self.is_mounted:
             # A keystroke or paste knows its cursor; a value set by the screen ends there.
             cursor = self._cursor_before_edit
@@ -186,8 +222,10 @@ class TextInput(Input):
         self._offered = ""
 
     def on_blur(self) -> None:
-        """What is typed after coming back is an undo step of its own."""
+        """What is typed after coming back is an undo step of its own; coming back is
+        the user's choice."""
         self.history.end_word()
+        self.cursor_unasked = False
 
     def select_all(self) -> None:
         """Select all of the text (which hides the suggestion, as in Input)."""

@@ -31,6 +31,7 @@ from creditscope.tui.screens.company.comparison import (
     website_label,
 )
 from creditscope.tui.screens.company.lookup_form import FIND_COMPANY, check_form, lookup_params
+from creditscope.tui.widgets.field_label import labelled
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
 
@@ -74,9 +75,10 @@ class CompareScreen(AreaScreen):
         shown = website_label(self.left_params.get("website"))
         yield Static(Text.assemble(("Compare ", "bold"), (self.name_asked, "bold"),
                                    f"   shown lookup: {shown}"), id="compare-title")
-        with Horizontal(classes="toolbar", id="compare-form"):
-            yield TextInput(placeholder="Website for the second lookup (empty = without one)",
-                            id="compare-website")
+        with Horizontal(classes="toolbar compact-form", id="compare-form"):
+            yield labelled(
+                TextInput(placeholder="Website for the second lookup (empty = without one)",
+                          id="compare-website"), "Second lookup's website")
             yield PriceButton("Compare", operation=FIND_COMPANY, id="compare-run",
                               variant="primary")
         yield Static("", id="compare-error", classes="field-error")

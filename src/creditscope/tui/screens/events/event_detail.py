@@ -69,10 +69,14 @@ def page_text(url: str | None) -> Text:
 
 
 def describe_event(
-    event: Event, number: int | None, now: datetime, viewer: tzinfo
+    event: Event, number: int | None, now: datetime, viewer: tzinfo, *, brief: bool = False
 ) -> RenderableType:
-    """The detail panel's text for ``event``: a badge and title, then a label/value grid."""
-    title = Text()
+    """The detail panel's text for ``event``: a badge and title, then a label/value grid.
+
+    ``brief``: one line each for what a buyer asks first (when, tickets, price, lineup,
+    venue), for a short terminal's panel, which then shows it whole with no scrolling;
+    the page and images are its buttons' to open or copy."""
+    title = Text(no_wrap=brief, overflow="ellipsis" if brief else None)
     title.append(f" {status_label(event.status)} ", style=status_style(event.status))
     title.append(" ")
     if number is not None:
@@ -82,32 +86,37 @@ def describe_event(
     venue_zone = event_zone(event)
     grid = Table.grid(padding=(0, 1))
     grid.add_column(style="bright_black", no_wrap=True)
-    grid.add_column()
+    grid.add_column(no_wrap=brief, overflow="ellipsis" if brief else "fold")
     dates = event.date
     start = dates.start if dates else None
     end = dates.end if dates else None
     on_sale = dates.on_sale if dates else None
     # What a buyer asks first (when, can I buy, how much) comes before the venue and links.
-    add_fact(grid, "When", span_text(start, end, venue_zone, year=True))
-    add_fact(grid, "Your time", span_text(start, end, viewer))
+    add_fact(grid, "When", span_text(start, end, venue_zone, year=not brief))
+    if not brief:
+        add_fact(grid, "Your time", span_text(start, end, viewer))
     sale = Text(on_sale_text(on_sale, now, venue_zone), style="bold")
-    if on_sale is not None:
+    if on_sale is not None and not brief:
         sale.append(f" ({moment_text(on_sale, venue_zone)})", style="bright_black")
     add_fact(grid, "Tickets", sale)
     add_fact(grid, "Price", f"{price_detail(event.price)} · {event.tag or 'no tag'}")
     add_fact(grid, "Lineup", ", ".join(event.lineup) if event.lineup else "—")
     venue = event.venue
-    if venue is not None:
+    if venue is None:
+        add_fact(grid, "Venue", "—")
+    elif brief:
+        add_fact(grid, "Venue", ", ".join(part for part in (venue.name, venue.city) if part)
+                 or "—")
+    else:
         place = ", ".join(part for part in (venue.name, venue.address) if part)
         add_fact(grid, "Venue", place or "—")
         add_fact(grid, "", f"{venue.city or '—'}, {country_name(venue.country_code)}")
         add_fact(grid, "", coordinates_text(venue.latitude, venue.longitude))
-    else:
-        add_fact(grid, "Venue", "—")
-    add_fact(grid, "Page", page_text(event.url))
-    images = event.images
-    add_fact(grid, "Images", (images.square if images else None) or "—")
-    add_fact(grid, "", (images.landscape if images else None) or "—")
+    if not brief:
+        add_fact(grid, "Page", page_text(event.url))
+        images = event.images
+        add_fact(grid, "Images", (images.square if images else None) or "—")
+        add_fact(grid, "", (images.landscape if images else None) or "—")
     return Group(title, grid)
 
 
@@ -118,6 +127,7 @@ class EventDetail(Vertical):
         super().__init__(**kwargs)
         self.event: Event | None = None
         self.number: int | None = None
+        self._seen_from: tuple[datetime, tzinfo] | None = None  # (now, the viewer's zone)
 
     def compose(self) -> ComposeResult:
         """The description, then the link buttons."""
@@ -135,7 +145,8 @@ class EventDetail(Vertical):
     def show_event(self, event: Event, number: int | None, now: datetime, viewer: tzinfo) -> None:
         """Describe ``event`` (times relative to ``now``, the viewer's side in ``viewer``)."""
         self.event, self.number = event, number
-        self.query_one(".detail-text", Static).update(describe_event(event, number, now, viewer))
+        self._seen_from = (now, viewer)
+        self._describe()
         self.query_one(".detail-actions").display = True
         has_url = bool(event.url)
         refusal = link_refusal(event.url) if event.url else None
@@ -150,6 +161,18 @@ class EventDetail(Vertical):
         self.query_one("#detail-copy-url", Button).disabled = not has_url
         self.query_one("#detail-copy-images", Button).disabled = not self.image_urls()
         self.query_one(".detail-scroll", VerticalScroll).scroll_home(animate=False)
+
+    def _describe(self) -> None:
+        """The shown event's text: brief on a short terminal (see describe_event)."""
+        if self.event is None or self._seen_from is None:
+            return
+        brief = self.screen.has_class("-short")
+        self.query_one(".detail-text", Static).update(
+            describe_event(self.event, self.number, *self._seen_from, brief=brief))
+
+    def on_resize(self) -> None:
+        """A terminal made shorter or taller: the details as its panel shows them whole."""
+        self._describe()
 
     def clear(self) -> None:
         """Back to the placeholder."""

@@ -17,6 +17,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 from textual.widgets.data_table import ColumnKey, RowDoesNotExist
 
+from creditscope.tui.cell_text import clip
 from creditscope.tui.screens.events.formatting import (
     date_sort_key,
     price_sort_key,
@@ -68,12 +69,6 @@ def column_widths(table_width: int) -> dict[str, int]:
             if key in widths:
                 widths[key] += spare * share // shares
     return widths
-
-
-def clip(text: str | None, width: int) -> str:
-    """``text`` cut to ``width`` cells with an ellipsis when it is longer."""
-    value = text or "—"
-    return value if len(value) <= width else value[: width - 1] + "…"
 
 
 class EventFeedTable(DataTable[Any]):

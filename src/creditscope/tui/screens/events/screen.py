@@ -114,8 +114,12 @@ class EventsScreen(AreaScreen):
             # A one-line box has no title: there the number says what it counts.
             yield Static("per page", id="events-limit-unit", classes="field-unit")
             yield PriceButton("Search", operation=OPERATION, id="events-search", variant="primary")
-            yield PriceButton("Refresh", operation=OPERATION, refresh=True, id="events-refresh",
-                              disabled=True)
+            # Shown once there is a feed to refresh (as the footer's ^r): before a search
+            # it only offered a price for nothing.
+            refresh = PriceButton("Refresh", operation=OPERATION, refresh=True,
+                                  id="events-refresh")
+            refresh.display = False
+            yield refresh
         yield Static(START_HINT, id="events-hint")
         with Horizontal(id="events-top"):
             # The map's frame, empty, and the detail panel's frame and text: the same ids,
@@ -336,7 +340,7 @@ class EventsScreen(AreaScreen):
             self.pages = 1
             table.show_events(feed.events)
             self.detail.clear()
-            self.query_one("#events-refresh", PriceButton).disabled = False
+            self.query_one("#events-refresh", PriceButton).display = True
         cursor = feed.next_cursor
         params = dict(message.request.params)
         self.next_request = (

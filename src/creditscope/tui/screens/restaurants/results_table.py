@@ -6,6 +6,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
+from rich.cells import cell_len
 from rich.text import Text
 from textual import events
 from textual.binding import Binding, BindingType
@@ -15,6 +16,7 @@ from textual.widgets import DataTable
 
 from creditscope.client.price_state import PriceWords
 from creditscope.models import RestaurantSummary
+from creditscope.tui.cell_text import clip
 from creditscope.tui.host import host_of
 from creditscope.tui.prices import quote
 from creditscope.tui.screens.restaurants import formatting as fmt
@@ -46,7 +48,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("reviews", "Reviews", lambda r: r.review_count, descending=True),
     Column("price", "Price", lambda r: r.price_level),
     Column("distance", "Distance", lambda r: r.distance_km),
-    Column("open", "Open now", lambda r: r.open_now, descending=True),
+    # "Open", not "Open now": at 80 columns the last heading was cut to "Open n".
+    Column("open", "Open", lambda r: r.open_now, descending=True),
 )
 ADDRESS = Column("address", "Address", lambda r: (r.address or "").casefold())
 """Shown where the table has room for it (a wide terminal): the extra columns go to the
@@ -55,6 +58,14 @@ ADDRESS_ROOM = 100
 """The table's width from which the address column is shown: the seven columns take about
 75, leaving an address of ~25 characters its whole."""
 BY_KEY: dict[str, Column] = {column.key: column for column in (*COLUMNS, ADDRESS)}
+SCROLLBAR_ROOM = 2
+"""Kept free for the vertical scrollbar, which a long list brings."""
+NAME_MINIMUM = 8
+"""A name is never cut shorter than this (the other columns then yield to it)."""
+
+
+def _width(cell: Text | str) -> int:
+    return cell.cell_len if isinstance(cell, Text) else cell_len(cell)
 
 
 def sort_results(
@@ -112,16 +123,16 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
         return (*COLUMNS, ADDRESS) if has_address else COLUMNS
 
     def on_resize(self, event: events.Resize) -> None:
-        """Add the address column when the table grows wide enough, drop it when it shrinks."""
+        """Add the address column when the table grows wide enough, drop it when it shrinks,
+        and fit the names to the new width."""
         wide = event.size.width >= ADDRESS_ROOM
-        if wide == (ADDRESS in self.shown_columns):
-            return
-        if wide:
-            self.add_column(ADDRESS.title, key=ADDRESS.key)
-        else:
-            if self.sort_column == ADDRESS.key:
-                self.sort_column = None
-            self.remove_column(self._column_key(ADDRESS.key))
+        if wide != (ADDRESS in self.shown_columns):
+            if wide:
+                self.add_column(ADDRESS.title, key=ADDRESS.key)
+            else:
+                if self.sort_column == ADDRESS.key:
+                    self.sort_column = None
+                self.remove_column(self._column_key(ADDRESS.key))
         selected = self.selected
         self._fill(keep=selected.id if selected else None)
 
@@ -173,11 +184,30 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
             # Widths fit these rows (a DataTable's only grow): the same results draw the
             # same table, so a revisit's cells come from the cell cache.
             shown.content_width = shown.label.cell_len
-        for restaurant in self.shown():
-            self.add_row(*self._cells(restaurant), key=restaurant.id)
+        rows = [(restaurant.id, self._cells(restaurant)) for restaurant in self.shown()]
+        room = self._name_room([cells for _, cells in rows])
+        for key, cells in rows:
+            self.add_row(clip(str(cells[0]), room), *cells[1:], key=key)
         self._fit_header_labels()
         if keep is not None:
             self.move_cursor(row=self.get_row_index(keep), scroll=True)
+
+    def _name_room(self, rows: list[list[Text | str]]) -> int | None:
+        """How wide a name may be so the columns after it are whole (None: any width,
+        or not laid out yet). The address, last and only on a wide table, may be cut."""
+        if not self.size.width:
+            return None
+        others = [column for column in self.shown_columns[1:] if column is not ADDRESS]
+        padding = 2 * self.cell_padding
+        taken = sum(
+            max([self._heading_width(column), *(_width(cells[index]) for cells in rows)])
+            + padding
+            for index, column in enumerate(others, start=1)
+        )
+        return max(NAME_MINIMUM, self.size.width - SCROLLBAR_ROOM - taken - padding)
+
+    def _heading_width(self, column: Column) -> int:
+        return len(column.title) + (2 if column.key == self.sort_column else 0)  # " ▼"
 
     def _column_key(self, key: str) -> Any:
         return next(k for k in self.columns if k.value == key)
@@ -194,7 +224,10 @@ class RestaurantResults(FocusWhenDrawn, CellsKeyedByContent):
         price.append(filled, style="bold")
         price.append(rest, style="bright_black")
         rating = Text()
-        rating.append(fmt.stars(restaurant.rating), style="yellow")
+        # Where the address does not fit, one star before the number: the name keeps the
+        # three columns five stars took.
+        wide = ADDRESS in self.shown_columns
+        rating.append(fmt.stars(restaurant.rating) if wide else "★", style="yellow")
         rating.append(f" {restaurant.rating:.1f}" if restaurant.rating is not None else " —")
         is_open = restaurant.open_now
         open_cell = Text(

@@ -30,6 +30,7 @@ from creditscope.tui.screens.restaurants import formatting as fmt
 from creditscope.tui.screens.restaurants.breadcrumb import Breadcrumb
 from creditscope.tui.screens.restaurants.places import local_currency_symbol, place_name
 from creditscope.tui.screens.restaurants.results_table import BY_KEY, RestaurantResults
+from creditscope.tui.widgets.field_label import labelled
 from creditscope.tui.widgets.price_button import PriceButton
 from creditscope.tui.widgets.text_input import TextInput
 
@@ -58,20 +59,20 @@ class RestaurantsScreen(AreaScreen):
 
     def compose_body(self) -> ComposeResult:
         """Form (location, cuisine, limit, priced search button), breadcrumb, results."""
-        with Horizontal(id="restaurant-form", classes="restaurant-toolbar"):
-            location = PlaceInput(placeholder="City, e.g. Lisbon or Paris, FR", id="location")
-            location.border_title = "Location"
-            yield location
+        with Horizontal(id="restaurant-form", classes="restaurant-toolbar compact-form"):
+            yield labelled(PlaceInput(placeholder="City, e.g. Lisbon or Paris, FR",
+                                      id="location"), "Location")
             cuisine: Select[str] = Select(
                 [(fmt.title_case(name), name) for name in CUISINES],
                 prompt="Any cuisine",
                 id="cuisine",
             )
-            cuisine.border_title = "Cuisine"
-            yield cuisine
-            limit = TextInput(str(DEFAULT_LIMIT), type="integer", id="limit", max_length=2)
-            limit.border_title = "Results (1-30)"
-            yield limit
+            yield labelled(cuisine, "Cuisine")
+            with Horizontal(id="limit-field"):
+                yield labelled(TextInput(str(DEFAULT_LIMIT), type="integer", id="limit",
+                                         max_length=2), "Results (1-30)")
+                # A one-line box has no title: there the number says what it counts.
+                yield Static("results", classes="field-unit")
             yield PriceButton("Search", operation=SEARCH, id="search", variant="primary")
         yield Breadcrumb(["Restaurants"], id="restaurants-breadcrumb")
         with ResultArea(
