@@ -34,6 +34,7 @@ from creditscope.tui.navigation import entry_for
 from creditscope.tui.prices import plan_text
 from creditscope.tui.web_tab import in_web_tab
 from creditscope.tui.widgets.json_view import JsonView
+from creditscope.tui.widgets.paste_box import PasteBox
 from creditscope.tui.widgets.price_button import PriceButton
 
 if TYPE_CHECKING:
@@ -125,7 +126,7 @@ class ImportRequestScreen(ModalScreen[None]):
             yield Label("Import request", classes="dialog-title")
             with VerticalScroll(classes="dialog-body", can_focus=False):
                 yield Static(HELP_TEXT, classes="dialog-text")
-                yield TextArea(redact_credentials(self.initial_text), id="import-text",
+                yield PasteBox(redact_credentials(self.initial_text), id="import-text",
                                soft_wrap=True, show_line_numbers=False)
                 yield Static("", id="import-result")
                 with ResultArea(id="import-answer"):

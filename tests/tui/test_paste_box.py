@@ -1,0 +1,40 @@
+"""The Import dialog's paste box draws the text it holds, wrapped at the width it has
+(a newcomer's trial: at 80 columns the catalog's "Try it" for a menu showed the id
+``rst_lisbon_pt_011`` as ``…pt_01`` over ``011`` until something redrew the box)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import pytest
+
+from creditscope.tui.app import CreditscopeApp
+from pilot_support import settle
+
+from .areas import SIZES
+from .screen_text import screen_rows
+
+MakeApp = Callable[..., CreditscopeApp]
+
+
+@pytest.mark.parametrize("size", ["80x24", "120x36"])
+async def test_a_url_tried_from_the_catalog_is_drawn_as_held(
+    make_app: MakeApp, size: str
+) -> None:
+    from textual.widgets import TextArea
+
+    app = make_app(initial_mode="catalog")
+    async with app.run_test(size=SIZES[size]) as pilot:
+        await app.wait_for_client()
+        await settle(pilot)
+        await pilot.press("down", "down", "down", "down", "enter")
+        await settle(pilot)
+        await pilot.press("t")
+        await settle(pilot)
+        box = app.screen.query_one("#import-text", TextArea)
+        held = box.text
+        assert "restaurants/menu?id=" in held
+        region = box.content_region
+        drawn = "".join(row[region.x:region.right].strip()
+                        for row in screen_rows(app)[region.y:region.bottom])
+        assert drawn == held.replace("\n", "")
