@@ -9,8 +9,6 @@ from collections.abc import Callable
 import pytest
 
 from creditscope.tui.app import CreditscopeApp
-from pilot_support import settle
-
 from .areas import SIZES
 from .screen_text import screen_rows
 
@@ -26,11 +24,11 @@ async def test_a_url_tried_from_the_catalog_is_drawn_as_held(
     app = make_app(initial_mode="catalog")
     async with app.run_test(size=SIZES[size]) as pilot:
         await app.wait_for_client()
-        await settle(pilot)
+        await pilot.pause(0.5)
         await pilot.press("down", "down", "down", "down", "enter")
-        await settle(pilot)
-        await pilot.press("t")
-        await settle(pilot)
+        await pilot.pause(0.5)
+        await pilot.press("t")  # as a person does: the dialog then sits still
+        await pilot.pause(1.0)
         box = app.screen.query_one("#import-text", TextArea)
         held = box.text
         assert "restaurants/menu?id=" in held
