@@ -9,6 +9,7 @@ from collections.abc import Callable
 import pytest
 
 from creditscope.tui.app import CreditscopeApp
+
 from .areas import SIZES
 from .screen_text import screen_rows
 
