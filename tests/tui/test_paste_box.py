@@ -37,3 +37,31 @@ async def test_a_url_tried_from_the_catalog_is_drawn_as_held(
         drawn = "".join(row[region.x:region.right].strip()
                         for row in screen_rows(app)[region.y:region.bottom])
         assert drawn == held.replace("\n", "")
+
+
+async def test_enter_after_a_paste_goes_to_the_priced_button_and_sends_nothing(
+    make_app: MakeApp,
+) -> None:
+    # A newcomer's trial: Enter after pasting added a line break, and the dialog gave no
+    # hint that Tab reaches its buttons.
+    from textual.widgets import TextArea
+
+    from creditscope.sandbox import SANDBOX_BASE_URL
+
+    app = make_app(initial_mode="restaurants")
+    async with app.run_test(size=SIZES["80x24"]) as pilot:
+        client = await app.wait_for_client()
+        app.screen.set_focus(None)
+        await pilot.press("i")
+        await pilot.pause(0.3)
+        box = app.screen.query_one("#import-text", TextArea)
+        box.focus()
+        await pilot.pause()
+        pasted = f"curl '{SANDBOX_BASE_URL}/restaurants/menu?id=rst_lisbon_pt_011'"
+        box.text = pasted
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await pilot.pause(0.3)
+        assert box.text == pasted  # no line break
+        assert app.focused is not None and app.focused.id in ("import-open", "import-send")
+        assert client.ledger.session_totals().spent == 0

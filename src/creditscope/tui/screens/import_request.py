@@ -144,6 +144,17 @@ class ImportRequestScreen(ModalScreen[None]):
         self._read(self.query_one("#import-text", TextArea).text)
         self.query_one("#import-text", TextArea).focus()
 
+    @on(PasteBox.Submitted)
+    def _to_the_buttons(self) -> None:
+        """Enter in the paste box: the cursor to the first button it offers (Open, or
+        Send with its price), so the next Enter is a press on a priced button."""
+        for button_id in ("#import-open", "#import-send"):
+            button = self.query_one(button_id, Button)
+            if button.display and not button.disabled:
+                button.focus()
+                return
+        self.app.bell()  # nothing recognised yet: nothing to go on to
+
     @on(TextArea.Changed, "#import-text")
     def _changed(self, event: TextArea.Changed) -> None:
         area = event.text_area
