@@ -22,7 +22,7 @@ import os
 import subprocess
 import sys
 import threading
-from concurrent.futures import Future
+from concurrent.futures import Future, InvalidStateError
 from pathlib import Path
 from typing import IO, Any
 
@@ -82,12 +82,12 @@ class SandboxProcessTransport(httpx.AsyncBaseTransport):
             while (frame := read_frame(stdout)) is not None:
                 header, body = frame
                 if header.get("ready"):
-                    ready.set_result(None)
+                    _settle(ready, None)
                     continue
                 with self._lock:
                     sent = self._waiting.pop(int(header.get("id", -1)), None)
-                if sent is not None and not sent[1].done():
-                    sent[1].set_result((header, body))
+                if sent is not None:
+                    _settle(sent[1], (header, body))
         except (FrameError, OSError, ValueError):
             pass
         with self._lock:  # the child is gone: fail what still waits, start afresh next time
@@ -117,7 +117,10 @@ class SandboxProcessTransport(httpx.AsyncBaseTransport):
             assert child is not None  # just started if it was not running
             self._waiting[ident] = (child, answer)
         try:
-            await asyncio.wait_for(asyncio.wrap_future(ready), START_TIMEOUT_S)
+            # Shielded: a request given up while the child starts (a search replaced by
+            # the next) must not cancel the start every later request waits for.
+            await asyncio.wait_for(asyncio.shield(asyncio.wrap_future(ready)),
+                                   START_TIMEOUT_S)
             assert child.stdin is not None
             self._write(child.stdin, encode_frame(header, body), request)
             found, content = await asyncio.wait_for(asyncio.wrap_future(answer), limit)
@@ -153,3 +156,10 @@ class SandboxProcessTransport(httpx.AsyncBaseTransport):
                 return
             await asyncio.sleep(0.1)
         child.kill()
+
+
+def _settle(future: Future[Any], result: Any) -> None:
+    """Give ``future`` its result unless its waiter gave up (cancelled while the app
+    closed, say): a result for nobody is dropped, not raised in this reading thread."""
+    with contextlib.suppress(InvalidStateError):
+        future.set_result(result)

@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import textwrap
+import threading
 import time
 from collections.abc import AsyncIterator
 from pathlib import Path
@@ -92,6 +93,30 @@ async def test_a_killed_child_fails_its_request_and_the_next_one_starts_it_again
             await http.get("/catalog")
         answer = await http.get("/catalog")
         assert answer.status_code == 200 and child.pid not in (None, first)
+
+
+async def test_a_request_given_up_while_the_child_starts_leaves_the_start_to_the_next(
+    child: SandboxProcessTransport,
+) -> None:
+    # A search replaced by the next one while the sandbox starts: it was cancelled, and with
+    # it the start every request waits for: the next failed at once, and the child's "ready"
+    # raised in the reading thread.
+    failures: list[BaseException] = []
+    previous_hook = threading.excepthook
+    threading.excepthook = lambda failed: failures.append(failed.exc_value)  # type: ignore[assignment]
+    try:
+        async with client_over(child) as http:
+            given_up = asyncio.create_task(http.get("/catalog"))
+            await asyncio.sleep(0.01)  # sent, the child still starting
+            given_up.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await given_up
+            answer = await http.get("/restaurants/search", params={"location": "Lisbon"})
+            assert answer.status_code == 200
+        await asyncio.sleep(0.2)
+    finally:
+        threading.excepthook = previous_hook
+    assert failures == []
 
 
 async def test_closing_ends_the_child(tmp_path: Path) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -16,6 +17,7 @@ from creditscope.tui.widgets.footer import Footer
 from pilot_support import later, settle
 
 from .areas import SIZES, activity, catalog, company, company_form, events, help_keys
+from .screen_text import screen_rows
 
 MakeApp = Callable[..., CreditscopeApp]
 SMALL = SIZES["80x24"]
@@ -178,6 +180,30 @@ async def test_activity_zooms_the_body_at_80x24(make_app: MakeApp) -> None:
         assert app.screen.maximized is body
         assert body.region.height > before + 8
         assert footer_keys(app)["^r"] == "Replay·2 cr"  # tight wording at 80 columns
+        await pilot.press("z")
+        await settle(pilot)
+        assert app.screen.maximized is None
+
+
+async def test_activity_zooms_the_request_pane_tab_reaches_at_80x24(
+    make_app: MakeApp,
+) -> None:
+    # A newcomer's trial: at 80x24 the request pane showed its method and URL only; Tab
+    # reached it, but z zoomed the body (Textual refuses to maximize a container).
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await activity(pilot)
+        pane = app.screen.query_one("#request-pane")
+        app.screen.query_one("#activity-table").focus()
+        await pilot.press("tab")
+        await settle(pilot)
+        assert app.focused is pane
+        await pilot.press("z")
+        await settle(pilot)
+        assert app.screen.maximized is pane
+        shown = " ".join(screen_rows(app))
+        assert "X-API-Key: sk_…" in shown  # the headers, the key masked
+        assert re.search(r"Response 200 · \d+ cr", re.sub(r"[│ ]+", " ", shown)), shown
         await pilot.press("z")
         await settle(pilot)
         assert app.screen.maximized is None

@@ -265,6 +265,16 @@ class ResultArea(Vertical):
         host = host_of(self)
         group = f"call-{self.id or id(self)}"
         intent = intent_of(request.operation, request.params)
+        starting = host.client is None and host.client_error is None
+        if starting and request.op.credits and not deliberate:
+            # A paid press while the client starts: no button could show the price yet,
+            # and a press never spends what was not on screen (free loads go on).
+            self.app.notify(
+                f"Not sent: the {'sandbox' if host.is_sandbox else 'connection'} is still "
+                f"starting, so {request.label or request.operation} had no price on screen "
+                "yet. Press again once its button shows the price.",
+                title="Nothing sent yet", timeout=5)
+            return False
         if host.client is not None and not self._valid(host.client, request):
             # Refused locally, for free: shown at once, whatever the guard would say.
             self.last_request = request
@@ -286,10 +296,9 @@ class ResultArea(Vertical):
             self._not_sent(request, verdict, intent)
             return False
         self.last_request = request
-        waiting = host.client is None and host.client_error is None
         self._loading(
             ("Starting the sandbox…" if host.is_sandbox else "Connecting…")
-            if waiting
+            if starting
             else f"Fetching {request.label or request.operation}…"
         )
         host.spend_guard.sent(intent)

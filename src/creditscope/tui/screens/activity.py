@@ -74,6 +74,14 @@ PALETTE = (
 )
 
 
+class RequestPane(VerticalScroll):
+    """The inspected call's request and response lines: ``z`` fills the area with it when
+    it has the cursor (Textual's containers refuse to be maximized; at 80x24 its masked
+    headers and status line sit below its five rows)."""
+
+    ALLOW_MAXIMIZE = True
+
+
 class ActivityScreen(AreaScreen):
     """The call log and inspector support staff debug with."""
 
@@ -110,7 +118,7 @@ class ActivityScreen(AreaScreen):
         yield DataTable(id="activity-table", cursor_type="row", zebra_stripes=True)
         yield Static(EMPTY, id="activity-empty", classes="empty")
         with Horizontal(id="inspector"):
-            with VerticalScroll(id="request-pane", classes="pane"):
+            with RequestPane(id="request-pane", classes="pane"):
                 yield Label("Request", classes="pane-title")
                 yield Static("", id="request-detail")
                 yield Label("Response", classes="pane-title")

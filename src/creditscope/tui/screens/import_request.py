@@ -35,6 +35,7 @@ from creditscope.tui.prices import plan_text
 from creditscope.tui.web_tab import in_web_tab
 from creditscope.tui.widgets.field_label import labelled
 from creditscope.tui.widgets.json_view import JsonView
+from creditscope.tui.widgets.paste_box import PasteBox
 from creditscope.tui.widgets.price_button import PriceButton
 
 if TYPE_CHECKING:
@@ -126,7 +127,7 @@ class ImportRequestScreen(ModalScreen[None]):
             yield Label("Import request", classes="dialog-title")
             with VerticalScroll(classes="dialog-body", can_focus=False):
                 yield Static(HELP_TEXT, classes="dialog-text")
-                yield labelled(TextArea(redact_credentials(self.initial_text), id="import-text",
+                yield labelled(PasteBox(redact_credentials(self.initial_text), id="import-text",
                                         soft_wrap=True, show_line_numbers=False),
                                "Request or HAR file path")
                 yield Static("", id="import-result")
@@ -144,6 +145,17 @@ class ImportRequestScreen(ModalScreen[None]):
         self.query_one("#import-answer").display = False
         self._read(self.query_one("#import-text", TextArea).text)
         self.query_one("#import-text", TextArea).focus()
+
+    @on(PasteBox.Submitted)
+    def _to_the_buttons(self) -> None:
+        """Enter in the paste box: the cursor to the first button it offers (Open, or
+        Send with its price), so the next Enter is a press on a priced button."""
+        for button_id in ("#import-open", "#import-send"):
+            button = self.query_one(button_id, Button)
+            if button.display and not button.disabled:
+                button.focus()
+                return
+        self.app.bell()  # nothing recognised yet: nothing to go on to
 
     @on(TextArea.Changed, "#import-text")
     def _changed(self, event: TextArea.Changed) -> None:

@@ -110,7 +110,8 @@ class SettingsScreen(AreaScreen):
                 yield Button("Save", variant="primary", id="save")
                 yield Button("Use the built-in sandbox", id="use-sandbox")
                 yield Button("Clear cache", variant="warning", id="clear-cache")
-            yield Static(f"Saved to {settings.config_file} (mode 0600). Keys are remapped "
+            # Says where Save writes, not that it has: nothing is written before Save.
+            yield Static(f"Save writes {settings.config_file} (mode 0600). Keys are remapped "
                          "there under [b]\\[keys][/b] by binding id (see ?).",
                          id="settings-where", classes="hint")
 

@@ -268,17 +268,19 @@ class EventsScreen(AreaScreen):
             self._hint(f"✖ {error}", error=True)
             self.results.mark_field(error.field)  # the same outline as a refusal's
             return
-        self._hint(f"Searching near {describe_point(point)}…")
-        self.point = point
-        self.event_map.search_point = (point.lat, point.lng)
         request = CallRequest(
             events_operation(),
             self._params(point, limit),
             refresh=refresh,
             label=f"events near {point.label}",
         )
+        if not self.results.run(request):  # not sent (its notice says why): nothing moves
+            self._hint(f"Not sent: Enter to search near {describe_point(point)}.")
+            return
+        self._hint(f"Searching near {describe_point(point)}…")
+        self.point = point
+        self.event_map.search_point = (point.lat, point.lng)
         self.search_request = request
-        self.results.run(request)
 
     def action_refresh(self) -> None:
         """Fetch the current feed's first page again, past the cache (costs credits)."""
