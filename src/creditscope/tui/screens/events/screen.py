@@ -103,6 +103,7 @@ class EventsScreen(AreaScreen):
         self.search_request: CallRequest[EventFeed] | None = None  # its first page, for Refresh
         self.next_request: CallRequest[EventFeed] | None = None  # the following page, for Load more
         self.pages = 0
+        self._has_feed = False  # a search answered: Refresh has something to refresh
 
     def compose_body(self) -> ComposeResult:
         """Form, hint, map beside the detail panel, then the feed."""
@@ -142,6 +143,16 @@ class EventsScreen(AreaScreen):
         complete_to_choices(self.location_input, host_of(self))
         after_first_frame(self, self._mount_the_rest)
         follow_first_visit(self)
+        signals = host_of(self).signals
+        signals.connection_changed.subscribe(self, lambda _: self._offer_refresh())
+        signals.client_ready.subscribe(self, lambda _: self._offer_refresh())
+
+    def _offer_refresh(self) -> None:
+        """Refresh once there is a feed to refresh, and never offline: there it could only
+        say "offline", and its long label squeezed the location box out of sight."""
+        client = host_of(self).client
+        offline = client is not None and client.offline
+        self.query_one("#events-refresh", PriceButton).display = self._has_feed and not offline
 
     def on_unmount(self) -> None:
         """Stop following the app (it would keep this screen alive)."""
@@ -249,7 +260,10 @@ class EventsScreen(AreaScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Refresh once there is a feed, Load more while it has another page."""
-        offered = {"refresh": self.search_request, "load_more": self.next_request}
+        client = host_of(self).client
+        offline = client is not None and client.offline
+        offered = {"refresh": None if offline else self.search_request,
+                   "load_more": self.next_request}
         if action in offered:
             return offered[action] is not None
         return super().check_action(action, parameters)
@@ -342,7 +356,8 @@ class EventsScreen(AreaScreen):
             self.pages = 1
             table.show_events(feed.events)
             self.detail.clear()
-            self.query_one("#events-refresh", PriceButton).display = True
+            self._has_feed = True
+            self._offer_refresh()
         cursor = feed.next_cursor
         params = dict(message.request.params)
         self.next_request = (
