@@ -79,6 +79,46 @@ def test_local_script_and_former_names_find_the_real_company() -> None:
     assert first("Madras Cements Ltd")["name"] == "The Ramco Cements"  # its former name
 
 
+@pytest.mark.parametrize(
+    ("typed", "name", "headquarters"),
+    [
+        # listed only in FinanceDatabase's 2023 database: came back as invented namesakes
+        ("Powszechny Zakład Ubezpieczeń SA", "Powszechny Zaklad Ubezpieczen", "Warsaw, PL"),
+        ("Public Bank Berhad", "Public Bank", "Kuala Lumpur, MY"),
+        ("CK Asset Holdings Limited", "CK Asset Holdings", "Hong Kong, HK"),
+        ("Wynn Macau, Limited", "Wynn Macau", "Macau, MO"),
+        ("Alimentation Couche-Tard Inc.", "Alimentation Couche-Tard", "Laval, CA"),
+    ],
+)
+def test_companies_the_current_sources_lack_are_real(
+    typed: str, name: str, headquarters: str
+) -> None:
+    page = first(typed)
+    assert (page["name"], page["headquarters"]) == (name, headquarters)
+    assert page["url"] in {listed_page(company).url for company in listed()}
+
+
+@pytest.mark.parametrize(
+    ("typed", "headquarters"),
+    [
+        ("Breville Group Limited", "Sydney, AU"),  # the source says Alexandria, a district
+        ("CSL Limited", "Melbourne, AU"),  # Parkville
+        ("Gold Fields Limited", "Johannesburg, ZA"),  # Sandton: its postcode's city
+        ("Lendlease Group", "Sydney, AU"),  # Barangaroo: its postcode's city
+        ("Xylem Inc.", "Washington, US"),  # "Washington, D.C.", read as "DC"
+        ("Infineon Technologies AG", "Neubiberg, DE"),  # a town of its own stays itself
+    ],
+)
+def test_a_headquarters_district_is_shown_as_its_city(typed: str, headquarters: str) -> None:
+    assert first(typed)["headquarters"] == headquarters
+
+
+def test_a_companys_current_name_comes_before_another_companys_former_name() -> None:
+    names = [match["company"]["name"] for match in lookup("Fortis Inc.")["matches"]]
+    assert names[0] == "Fortis" and first("Fortis Inc.")["headquarters"] == "St. John's, CA"
+    assert "Assurant" in names  # formerly Fortis, still found by that name, below
+
+
 def test_an_invented_company_never_comes_before_a_real_one_of_the_same_name() -> None:
     matches = lookup("Face-book")["matches"]  # spelled as Facebook, Meta's former name
     assert matches[0]["company"]["name"] == "Meta" and matches[0]["name_similarity"] == 1.0
