@@ -38,6 +38,12 @@ def first(name: str) -> dict[str, Any]:
         ("Siemens Group", "Siemens", "Munich, DE"),
         ("Alphabet Holdings", "Alphabet", "Mountain View, US"),
         ("SAP Technologies SE", "SAP", "Walldorf, DE"),
+        # listed only in FinanceDatabase's 2023 database: came back as invented namesakes
+        ("Powszechny Zakład Ubezpieczeń SA", "Powszechny Zaklad Ubezpieczen", "Warsaw, PL"),
+        ("Public Bank Berhad", "Public Bank", "Kuala Lumpur, MY"),
+        ("CK Asset Holdings Limited", "CK Asset Holdings", "Hong Kong, HK"),
+        ("Wynn Macau, Limited", "Wynn Macau", "Macau, MO"),
+        ("Alimentation Couche-Tard Inc.", "Alimentation Couche-Tard", "Laval, CA"),
     ],
 )
 def test_a_famous_company_typed_with_its_legal_form_or_group_word_is_itself(
@@ -77,25 +83,6 @@ def test_local_script_and_former_names_find_the_real_company() -> None:
     assert first("삼성전자 주식회사")["name"] == "Samsung Electronics"
     assert first("Facebook, Inc.")["name"] == "Meta"
     assert first("Madras Cements Ltd")["name"] == "The Ramco Cements"  # its former name
-
-
-@pytest.mark.parametrize(
-    ("typed", "name", "headquarters"),
-    [
-        # listed only in FinanceDatabase's 2023 database: came back as invented namesakes
-        ("Powszechny Zakład Ubezpieczeń SA", "Powszechny Zaklad Ubezpieczen", "Warsaw, PL"),
-        ("Public Bank Berhad", "Public Bank", "Kuala Lumpur, MY"),
-        ("CK Asset Holdings Limited", "CK Asset Holdings", "Hong Kong, HK"),
-        ("Wynn Macau, Limited", "Wynn Macau", "Macau, MO"),
-        ("Alimentation Couche-Tard Inc.", "Alimentation Couche-Tard", "Laval, CA"),
-    ],
-)
-def test_companies_the_current_sources_lack_are_real(
-    typed: str, name: str, headquarters: str
-) -> None:
-    page = first(typed)
-    assert (page["name"], page["headquarters"]) == (name, headquarters)
-    assert page["url"] in {listed_page(company).url for company in listed()}
 
 
 @pytest.mark.parametrize(
