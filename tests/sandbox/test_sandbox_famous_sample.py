@@ -24,7 +24,7 @@ from creditscope.text_folding import fold
 SAMPLE = Path(__file__).with_name("famous_sample.tsv")
 # Of 100: the figure measured when the data was last derived (the README states it). The
 # issue asks for 95; the rest are companies the data's sources lack or hold wrongly.
-MEASURED = 74
+MEASURED = 91
 
 
 def sample() -> list[tuple[str, str, str]]:

@@ -229,16 +229,18 @@ def find_company(
             unavailable_rate > 0 and fault_rng.random() < unavailable_rate
         )
         itself = exact and hit.page.url == subject.page.url
-        graded.append(
-            (_grade(hit, query, wanted, unavailable, credible, exact, itself), hit.invented)
-        )
+        match = _grade(hit, query, wanted, unavailable, credible, exact, itself)
+        graded.append((match, not itself, hit.invented))
+    # Equally similar names: the company the name means (its current name before another's
+    # former one: Fortis before Assurant, once Fortis) first, then real before invented.
     graded.sort(
-        key=lambda pair: (
-            CONFIDENCE_RANK[pair[0].confidence or "low"], -(pair[0].name_similarity or 0),
-            pair[1], pair[0].company_url,
+        key=lambda graded_hit: (
+            CONFIDENCE_RANK[graded_hit[0].confidence or "low"],
+            -(graded_hit[0].name_similarity or 0), graded_hit[1], graded_hit[2],
+            graded_hit[0].company_url,
         )
     )  # fmt: skip
-    matches = [match for match, _ in graded]
+    matches = [match for match, _, _ in graded]
     return {
         "query": query,
         "queries": queries,

@@ -1,8 +1,9 @@
-"""The well-known companies: about 4,650 listed ones with their public facts.
+"""The well-known companies: about 5,900 listed ones with their public facts.
 
 ``data/companies.tsv`` (derived by ``tools/derive_companies.py`` from the
-pytickersymbols package and the FinanceDatabase repository, both MIT, and a
-hand-checked supplement) gives each its name, the other names it is searched
+pytickersymbols package and the FinanceDatabase repository's current and 2023
+databases, both MIT, and a hand-checked supplement) gives each its name, the other
+names it is searched
 by (former, short and local-script names), its website, industry, headquarters,
 employees and founding year, and the 100 largest their market-cap rank. Their
 pages show those facts: the size band holds the real headcount, the
