@@ -47,7 +47,9 @@ def percentile(values: Sequence[float], pct: float) -> float:
 
 
 def meets(value: float, op: str, target: float) -> bool:
-    """Whether ``value <op> target`` holds, for ``op`` in ``<=``, ``>=``, ``==``."""
+    """Whether ``value <op> target`` holds, for ``op`` in ``<``, ``<=``, ``>=``, ``==``."""
+    if op == "<":
+        return value < target
     if op == "<=":
         return value <= target
     if op == ">=":

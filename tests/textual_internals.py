@@ -1,7 +1,8 @@
 """Reads of Textual's internals that serve only tests and benchmarks (they left
 ``creditscope.tui.textual_patch``, which holds what users run): the notifications on
-screen, and a key with its frame without Pilot's waits. Each refuses, or finds nothing,
-on a Textual other than the one the patches were checked against."""
+screen, a key with its frame without Pilot's waits, and whether a screen has work left.
+Each refuses, or finds nothing, on a Textual other than the one the patches were checked
+against."""
 
 from __future__ import annotations
 
@@ -56,3 +57,18 @@ def draw_frame_now(screen: Screen[object]) -> None:
     (``Screen._on_timer_update``)."""
     _pinned_only("draw_frame_now")
     screen._on_timer_update()
+
+
+def messages_pending(screen: Screen[object]) -> bool:
+    """True while the app, ``screen`` or any widget on it has messages queued, or callbacks
+    wait for the screen's next refresh (``call_after_refresh``)."""
+    _pinned_only("messages_pending")
+    nodes = [screen.app, screen, *screen.walk_children()]
+    return any(node.message_queue_size for node in nodes) or bool(screen._callbacks)
+
+
+def frame_pending(screen: Screen[object]) -> bool:
+    """True while ``screen`` has a layout or a redraw its refresh timer has not drawn yet."""
+    _pinned_only("frame_pending")
+    return (screen._layout_required or screen._scroll_required or screen._repaint_required
+            or bool(screen._dirty_widgets))

@@ -21,6 +21,14 @@ class FileRefused(ValueError):
     """The file was not read; the message says why, naming it."""
 
 
+class FileTooBig(FileRefused):
+    """The file is larger than its reader takes."""
+
+    def __init__(self, path: Path, max_bytes: int, advice: str = "") -> None:
+        super().__init__(f"{path} is over {max_bytes // 2**20} MB; larger files are not read."
+                         f"{advice}")
+
+
 def open_regular_file(path: Path) -> BinaryIO:
     """``path`` opened for reading if it is a regular file; :class:`FileRefused` for
     anything else (checked on the open descriptor, opened without waiting for a FIFO's
@@ -40,8 +48,7 @@ def open_regular_file(path: Path) -> BinaryIO:
 def read_regular_file(path: Path, max_bytes: int, *, advice: str = "") -> bytes:
     """The bytes of the regular file at ``path``; :class:`FileRefused` for anything else
     or for more than ``max_bytes`` (``advice`` follows that message)."""
-    too_big = FileRefused(
-        f"{path} is over {max_bytes // 2**20} MB; larger files are not read.{advice}")
+    too_big = FileTooBig(path, max_bytes, advice)
     try:
         with open_regular_file(path) as file:
             if os.fstat(file.fileno()).st_size > max_bytes:

@@ -16,7 +16,7 @@ from click.testing import CliRunner
 
 from creditscope.cli import main
 from creditscope.sandbox import DEMO_KEY
-from creditscope.support.request_import import KEY_REPLACED
+from creditscope.support.request_import import HAR_KEY_DROPPED
 
 CHROME_EXPORT = Path(__file__).parents[1] / "support" / "fixtures" / "chrome-export.har"
 
@@ -121,7 +121,7 @@ def test_import_har_shows_every_note_that_json_gives(
     listing = json.loads(run("import-har", str(CHROME_EXPORT), "--json").stdout)
     notes = {note for request in listing["requests"] for note in request["notes"]}
     replayed = "Replayed on the sandbox (demo data); the customer called api.dataservice.example."
-    assert KEY_REPLACED in notes and (replayed in notes) == (service == "the built-in sandbox")
+    assert HAR_KEY_DROPPED in notes and (replayed in notes) == (service == "the built-in sandbox")
     text = run("import-har", str(CHROME_EXPORT)).stdout
     assert f"4 requests to {service}" in text
     for note in notes:
@@ -170,3 +170,30 @@ def test_a_session_divider_names_when_it_was_not_only_its_id() -> None:
                          {"location": "Lisbon"}, 200, "miss", 2, 0, None, 9_998, None)
     divider = history_lines([entry])[0]
     assert divider == f"── session dfb85127 · {at.astimezone():%a %d %b %H:%M} ──"
+
+
+FIXTURES = CHROME_EXPORT.parent
+
+
+def test_import_har_totals_each_distinct_request_once(dirs: dict[str, str]) -> None:
+    """Two spellings of one lookup and of one search (the customer's form retried): the
+    total is what fetching them costs, 10 + 2 cr, as a batch of the same rows would."""
+    shown = run("import-har", str(FIXTURES / "chrome-retyped-lookups.har"))
+    assert shown.exit_code == 0, shown.output
+    assert "Fetching every request not cached: 12 credits. Nothing was sent." in shown.stdout
+    assert "browser sent GET" in shown.stdout and "-G" not in shown.stdout
+
+
+def test_import_har_of_a_file_cut_short_says_so_and_what_to_ask_for(
+    dirs: dict[str, str],
+) -> None:
+    from creditscope.commands.import_har import SAVE_A_HAR
+
+    cut = run("import-har", str(FIXTURES / "chrome-export-cut-short.har"))
+    assert cut.exit_code == 2
+    assert "error: This HAR file is cut short" in cut.output
+    assert "Ask the customer to save the HAR again" in cut.output
+    assert SAVE_A_HAR not in cut.output  # they did pass a HAR file
+    as_json = json.loads(run("import-har", str(FIXTURES / "chrome-export-cut-short.har"),
+                             "--json").stdout)["error"]
+    assert as_json["code"] == "bad_file" and "save the HAR again" in as_json["next_step"]

@@ -16,7 +16,7 @@ from creditscope.client.errors import InvalidRequest
 from creditscope.client.history import HistoryQuery
 from creditscope.sandbox import DEMO_KEY, SANDBOX_BASE_URL
 from creditscope.settings import Settings
-from creditscope.support import har_import
+from creditscope.support import har_file
 from creditscope.support.har_export import CUSTOM_FIELD, har_export
 from creditscope.support.har_import import (
     ImportProblem,
@@ -26,7 +26,7 @@ from creditscope.support.har_import import (
     priced,
     read_har,
 )
-from creditscope.support.request_import import KEY_REPLACED
+from creditscope.support.request_import import HAR_KEY_DROPPED
 from creditscope.wiring import build_client
 
 FIXTURES = Path(__file__).parent / "fixtures"
@@ -101,7 +101,7 @@ def test_a_browser_export_lists_this_services_requests_and_skips_the_rest() -> N
     ]
     company, search = reading.requests[0].imported, reading.requests[1].imported
     assert company is not None and search is not None
-    assert KEY_REPLACED in company.notes and KEY_REPLACED in search.notes  # header, Bearer
+    assert HAR_KEY_DROPPED in company.notes and HAR_KEY_DROPPED in search.notes  # header, Bearer
     assert "not a path of this service" in (reading.requests[3].problem or "")
     assert CUSTOMER_KEY not in repr(reading)
 
@@ -147,7 +147,7 @@ def test_a_customers_export_is_replayed_on_the_sandbox_with_a_note_naming_their_
     for request in reading.requests:
         if request.imported is not None:
             assert request.imported.notes == (
-                KEY_REPLACED,
+                HAR_KEY_DROPPED,
                 f"Replayed on the sandbox (demo data); the customer called {host}.")
         else:
             assert "not a path of this service" in (request.problem or "")
@@ -209,7 +209,7 @@ def test_what_is_not_a_har_file_is_explained(text: str, words: str) -> None:
 def test_a_huge_file_is_refused_before_it_is_read(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    monkeypatch.setattr(har_import, "MAX_HAR_BYTES", 1024)
+    monkeypatch.setattr(har_file, "MAX_HAR_BYTES", 1024)
     big = tmp_path / "huge.har"
     big.write_text(" " * 4096)
     with pytest.raises(ImportProblem, match="not read"):
@@ -242,3 +242,80 @@ def test_a_pasted_path_that_cannot_open_says_why_before_open_is_offered(tmp_path
     for request in ("https://api.example.com/restaurants/search?location=Lisbon",
                     "curl https://api.example.com/catalog", '{"name": "Northwind"}'):
         assert pasted_file_problem(request) is None
+
+
+# --- what a support desk trial found (a customer's retried form, a developer's laptop,
+# an interrupted download, a long session) ------------------------------------------------
+
+RETYPED = FIXTURES / "chrome-retyped-lookups.har"
+
+
+async def test_two_spellings_of_one_request_are_priced_once(sandbox: DataClient) -> None:
+    """The customer's form sent one lookup twice as typed ("NORTHWIND LABS LTD ", with
+    https://www.), and one search twice in other case: the service answers each pair
+    alike (the cache and a batch count them once), so fetching them costs 10 + 2 cr."""
+    reading = parse_har(RETYPED.read_bytes(), sandbox.base_url)
+    items = priced(sandbox, reading.requests)
+    assert [item.price for item in items] == [10, 10, 2, 2, 0]
+    assert cost_to_fetch(items) == 12
+    assert items[0].same_as == items[1].same_as and items[2].same_as == items[3].same_as
+    assert sandbox.ledger.session_records == []
+
+
+def test_a_har_entry_is_explained_in_a_hars_words() -> None:
+    """The customer's page sent the lookup with GET: what the page must do, not a curl
+    option; the key in its headers is said to be dropped from the HAR."""
+    reading = parse_har(RETYPED.read_bytes(), CUSTOMER_SERVICE)
+    wrong = reading.requests[-1]
+    assert wrong.problem == (
+        "/professional_network/find_company is a POST request, but the browser sent GET: "
+        "the customer's page must send POST, with its values in a JSON body.")
+    assert "-G" not in wrong.problem and "curl" not in wrong.problem
+    first = reading.requests[0].imported
+    assert first is not None and first.notes == (HAR_KEY_DROPPED,)
+    assert "Pasted" not in repr(reading) and CUSTOMER_KEY not in repr(reading)
+
+
+def test_every_spelling_of_this_machine_is_the_configured_local_service() -> None:
+    """A developer's HAR against the service on their laptop: localhost, 127.0.0.1 and
+    ::1 are the one host; another port is another service."""
+    reading = parse_har((FIXTURES / "localhost-dev.har").read_bytes(), "http://127.0.0.1:19280")
+    assert [(r.number, r.imported.operation if r.imported else r.problem)
+            for r in reading.requests] == [
+        (1, "restaurants/search"), (2, "restaurants/details"), (3, "restaurants/menu")]
+    assert all(r.imported is not None and r.imported.notes == () for r in reading.requests)
+    assert reading.other_hosts == {"localhost": 1}  # :19281
+
+
+CUT_SHORT = FIXTURES / "chrome-export-cut-short.har"
+
+
+def test_a_har_cut_short_is_said_so_before_open_and_when_read() -> None:
+    """An interrupted download: the Import dialog says it before offering Open, in the
+    words reading it says (what happened, and to ask for the file again)."""
+    from creditscope.support.har_import import pasted_file_problem
+
+    before_open = pasted_file_problem(str(CUT_SHORT))
+    with pytest.raises(ImportProblem) as read:
+        read_har(CUT_SHORT, CUSTOMER_SERVICE)
+    assert before_open == str(read.value)
+    assert before_open.startswith(f"This HAR file is cut short: it stops after "
+                                  f"{CUT_SHORT.stat().st_size:,} bytes")
+    assert "save the HAR again" in before_open
+
+
+def test_a_long_sessions_har_is_read_whole(tmp_path: Path) -> None:
+    """10,500 entries (a morning of a single-page app, fonts and beacons), the service's
+    five last: read, each entry counted (no limit on their number: their size has one)."""
+    document = json.loads(CHROME_EXPORT.read_text())
+    browsing = [entry for entry in document["log"]["entries"]
+                if "dataservice" not in entry["request"]["url"]]
+    ours = [entry for entry in document["log"]["entries"]
+            if "dataservice" in entry["request"]["url"]]
+    document["log"]["entries"] = (browsing * 2_700)[:10_495] + ours
+    path = tmp_path / "long-session.har"
+    path.write_text(json.dumps(document))
+    reading = read_har(path, CUSTOMER_SERVICE)
+    assert [r.number for r in reading.requests] == [10_497, 10_498, 10_499, 10_500]
+    assert reading.preflights == 1
+    assert reading.skipped == 10_495

@@ -115,7 +115,7 @@ REFUSED: list[tuple[str, tuple[str, ...]]] = [
     ("curl -s -H 'Accept: application/json'", ("no URL",)),
     (f"curl {BASE}/catalog {BASE}/catalog", ("2 URLs",)),
     (f"curl -H X-API-Key: {SECRET}", ("no host name",)),  # the key, unquoted, read as the URL
-    ("lynx -dump https://api.example.com/catalog",
+    ("lynx -dump api.example.com/catalog",
      ("not a command (curl, wget, HTTPie, PowerShell), a raw HTTP request",)),
     ("wget --mirror https://api.example.com/catalog", ("wget option --mirror",)),
     ("wget --body-data='{\"name\":\"A\"}' https://api.example.com/professional_network/"
@@ -188,3 +188,81 @@ def test_a_10kb_company_name_is_a_validation_problem() -> None:
     imported = import_request('{"name": "' + "x" * 10_240 + '"}', BASE)
     assert imported.problem is not None and imported.problem.field == "name"
     assert "at most" in imported.problem.message
+
+
+# --- what a support desk trial pasted -------------------------------------------------
+
+LOCAL = "http://127.0.0.1:19280"
+
+
+@pytest.mark.parametrize("host", ["localhost", "127.0.0.1", "[::1]", "LOCALHOST."])
+def test_every_spelling_of_this_machine_is_the_configured_local_service(host: str) -> None:
+    imported = import_request(f"curl 'http://{host}:19280/restaurants/search?location=Porto'",
+                              LOCAL)
+    assert (imported.operation, imported.params) == (SEARCH, {"location": "Porto"})
+    assert imported.notes == ()
+
+
+def test_another_port_of_this_machine_is_another_service_named_as_users_name_it() -> None:
+    with pytest.raises(ImportProblem) as refused:
+        import_request("curl http://localhost:19281/catalog", "http://user:pw@127.0.0.1:19280")
+    assert str(refused.value) == ("The request is for localhost:19281, but creditscope is "
+                                  "connected to 127.0.0.1:19280. Nothing was imported.")
+    with pytest.raises(ImportProblem, match=r"for other\.example\.net, but .* to api\.example"
+                                            r"\.com\. "):
+        import_request("curl https://other.example.net:443/catalog", "https://api.example.com:443")
+
+
+def test_curl_v_request_lines_alone_are_the_request_they_show() -> None:
+    """Only the "> " lines, as a customer selects them from the console."""
+    imported = import_request(
+        f"> GET /restaurants/details?id=rst_lisbon_pt_004 HTTP/2\n> Host: api.example.com\n"
+        f"> user-agent: curl/8.7.1\n> accept: */*\n> x-api-key: {SECRET}\n> \n", BASE)
+    assert (imported.operation, imported.params) == (
+        "restaurants/details", {"id": "rst_lisbon_pt_004"})
+    assert imported.source == "curl -v output" and KEY_REPLACED in imported.notes
+    assert SECRET not in repr(imported)
+
+
+def test_a_bash_continuation_prompt_is_not_curl_v_output() -> None:
+    imported = import_request(
+        f"$ curl -X POST {BASE}/professional_network/find_company \\\n"
+        "> -H 'Content-Type: application/json' \\\n> -d '{\"name\": \"Acme\"}'", BASE)
+    assert (imported.operation, imported.params) == (FIND, {"name": "Acme"})
+
+
+@pytest.mark.parametrize("message", [
+    f"could you look at <{BASE}/restaurants/details?id=r_9>? it 404s",  # Slack's link
+    f"This call: `{BASE}/restaurants/details?id=r_9`.",  # Markdown code
+    f"Our site https://www.customer.example/menu calls {BASE}/restaurants/details?id=r_9, "
+    "which fails.",  # another host's URL beside it
+])
+def test_the_url_in_a_chat_message_is_read(message: str) -> None:
+    imported = import_request(message, BASE)
+    assert (imported.operation, imported.params) == ("restaurants/details", {"id": "r_9"})
+    assert imported.notes == ("Read the URL in the pasted text; the rest of it was not read.",)
+
+
+def test_a_message_naming_two_requests_or_none_says_so() -> None:
+    with pytest.raises(ImportProblem, match="names 2 requests of this service"):
+        import_request(f"first {BASE}/catalog then {BASE}/restaurants/search?location=x", BASE)
+    with pytest.raises(ImportProblem, match="/docs is not a path of this service"):
+        import_request(f"see {BASE}/docs please", BASE)
+
+
+@pytest.mark.parametrize(("message", "operation", "params"), [
+    # a sentence after the command only
+    (f"curl '{BASE}/restaurants/search?location=Lisbon' -H 'X-API-Key: {SECRET}'\n\n"
+     "This returns an empty list since Monday.", SEARCH, {"location": "Lisbon"}),
+    # a body over several lines, quoted: the command goes on until its quote closes
+    (f"Here is the call:\ncurl {BASE}/professional_network/find_company -d '{{\n"
+     '  "name": "Acme",\n  "website": "acme.com"\n}\'\nthanks', FIND,
+     {"name": "Acme", "website": "acme.com"}),
+])
+def test_the_one_command_in_a_message_is_read_whole(
+    message: str, operation: str, params: dict[str, Any],
+) -> None:
+    imported = import_request(message, BASE)
+    assert (imported.operation, imported.params) == (operation, params)
+    assert imported.notes[0] == (
+        "Read the command in the pasted text; the sentences around it were not read.")

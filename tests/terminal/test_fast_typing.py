@@ -175,3 +175,23 @@ def test_a_held_enter_on_the_map_is_one_press_that_spends_nothing(
     assert terminal.spent() == 0
     terminal.quit()
     assert terminal.charges() == []
+
+
+def test_enter_m_enter_typed_quickly_opens_a_restaurant_and_buys_its_menu(
+    terminal: Terminal,
+) -> None:
+    """Three quick presses, not a held Enter: a key between two Enters means each was
+    pressed (a held key repeats with nothing between), so the menu is bought, priced."""
+    go_to(terminal, "3", r"City, e\.g\. Lisbon")
+    terminal.fill_place("Lisbon", "Search · 2 cr")
+    terminal.send(ENTER)
+    terminal.wait_for(r"\b2 cr spent.*restaurants near Lisbon")  # the meter, the results
+    terminal.settle()
+    terminal.burst([ENTER, b"m", ENTER], gap_ms=(120, 160))  # well inside a repeat window
+    terminal.wait_for(r"\d+ dishes", timeout=15)
+    terminal.settle()
+    assert terminal.row(r"Menu · cached · free"), terminal.text()
+    terminal.quit()
+    charged = [(call["operation"], call["credits_charged"]) for call in terminal.charges()]
+    assert [operation.rsplit("/", 1)[-1] for operation, _ in charged][-2:] == [
+        "details", "menu"], charged

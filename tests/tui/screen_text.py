@@ -12,10 +12,10 @@ from textual_internals import shown_notifications
 
 def footer_text(app: App[Any]) -> str:
     """The footer's keys as shown: ``^r Refresh · 3 cr  / Location …``."""
-    parts = []
-    for key in app.screen.query("FooterKey"):
-        shown = getattr(key, "key_display", None) or getattr(key, "key", "")
-        parts.append(f"{shown} {getattr(key, 'description', '')}")
+    from creditscope.tui.widgets.footer import Footer
+
+    parts = [f"{placed.key.display} {placed.key.description}"
+             for footer in app.screen.query(Footer) for placed in footer.placed_keys()]
     return "  ".join(parts)
 
 

@@ -66,6 +66,18 @@ async def start(pilot: Pilot[Any]) -> None:
     await settle(pilot)
 
 
+async def paste_into_import(pilot: Pilot[Any], text: str) -> None:
+    """Start, open Import request with its key and put ``text`` in the paste box."""
+    app: Any = pilot.app
+    await start(pilot)
+    app.screen.set_focus(None)  # `i` is a key where no text box has the cursor
+    await pilot.press("i")
+    await settle(pilot)
+    assert isinstance(app.screen, ImportRequestScreen)
+    app.screen.query_one("#import-text", TextArea).text = text
+    await settle(pilot)
+
+
 async def choose(pilot: Pilot[Any], operation: str) -> None:
     """Put the table's cursor on the first row of ``operation``."""
     app: Any = pilot.app
@@ -247,13 +259,7 @@ async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
 ) -> None:
     app = explorer(settings)
     async with app.run_test(size=SIZE) as pilot:
-        await start(pilot)
-        app.screen.set_focus(None)
-        await pilot.press("i")
-        await settle(pilot)
-        assert isinstance(app.screen, ImportRequestScreen)
-        app.screen.query_one("#import-text", TextArea).text = f"'{customer_har}'"
-        await settle(pilot)
+        await paste_into_import(pilot, f"'{customer_har}'")
         await pilot.click("#import-open")
         await settle(pilot)
         assert isinstance(app.screen, HarImportScreen)
@@ -270,6 +276,22 @@ async def test_a_customers_har_opens_from_import_priced_and_fills_an_area(
         assert app.current_mode == "restaurants"
         assert app.screen.query_one("#location", Input).value == "Lisbon"
         assert client_of(app).ledger.session_records == []  # nothing was sent
+
+
+async def test_a_har_cut_short_is_reported_before_open_is_offered(settings: Settings) -> None:
+    """An interrupted download pasted as a path: the dialog says what import-har says,
+    and offers no Open to a list that would only say it again."""
+    from creditscope.support.har_import import ImportProblem, read_har
+
+    cut_short = CHROME_EXPORT.with_name("chrome-export-cut-short.har")
+    with pytest.raises(ImportProblem) as cli_words:
+        read_har(cut_short, SANDBOX_BASE_URL)
+    app = explorer(settings)
+    async with app.run_test(size=SIZE) as pilot:
+        await paste_into_import(pilot, str(cut_short))
+        assert text_of(app, "#import-result") == f"✖ {cli_words.value}"
+        assert "cut short" in text_of(app, "#import-result")
+        assert not app.screen.query_one("#import-open").display
 
 
 async def test_a_hars_prices_are_in_view_at_80_columns(

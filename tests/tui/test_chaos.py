@@ -26,7 +26,6 @@ from typing import Any
 from hypothesis import HealthCheck, example, given, note, settings
 from hypothesis import strategies as st
 from textual.widget import Widget
-from textual.widgets import Footer
 
 from creditscope.sandbox import DEMO_KEY
 from creditscope.sandbox.accounts import key_digest
@@ -34,6 +33,7 @@ from creditscope.sandbox.app import create_app
 from creditscope.sandbox.config import SandboxConfig
 from creditscope.settings import Settings
 from creditscope.tui.app import CreditscopeApp
+from creditscope.tui.widgets.footer import Footer
 from explorer_factory import explorer_factory, in_process
 from pilot_support import settle
 
@@ -134,9 +134,8 @@ async def perform(pilot: Any, step: Any, seen: list[str]) -> None:
     elif isinstance(step, Typed):
         await pilot.press(*step.word)
     elif isinstance(step, Click):
-        # Every widget but the footer's Quit (quitting is not a crash), and the footer
-        # itself: a click at its corner lands on its first key, Quit when a text box has
-        # the cursor.
+        # Every widget but one that quits (quitting is not a crash), and the footer: a
+        # click at its corner lands on its first key, Quit when a text box has the cursor.
         widgets: list[Widget] = [w for w in app.screen.query("*")
                                  if w.display and w.region.area and w.visible
                                  and not isinstance(w, Footer)

@@ -24,7 +24,7 @@ SMALL = SIZES["80x24"]
 def footer_keys(app: Any) -> dict[str, str]:
     """What the footer offers: key display -> description."""
     footer = app.screen.query_one(Footer)
-    return {key.key_display: key.description for key in footer.children if hasattr(key, "action")}
+    return {placed.key.display: placed.key.description for placed in footer.placed_keys()}
 
 
 def on_screen(app: Any, widget: Any) -> bool:
@@ -97,10 +97,9 @@ async def test_at_80x24_the_event_actions_fit_and_the_free_keys_follow_the_price
         keys = footer_keys(app)
         assert keys["^r"] == "Refresh·3 cr"
         assert keys["^l"] == "Load more·3 cr"
-        footer = app.screen.query_one(Footer)
-        shown = [key for key in footer.children if hasattr(key, "action")]
-        free_in_view = [key for key in shown if key.key_display not in ("^r", "^l")
-                        and key.region and on_screen(app, key)]
+        shown = app.screen.query_one(Footer).placed_keys()
+        free_in_view = [placed for placed in shown if placed.key.display not in ("^r", "^l")
+                        and placed.width and placed.end <= SMALL[0]]
         assert free_in_view, "no free key is left in view"
         await pilot.resize_terminal(*SIZES["120x36"])
         await settle(pilot)
@@ -235,8 +234,8 @@ async def test_the_footer_shows_whole_keys_and_nothing_after_the_palette_key(
     # a letter of the key under it showed: "^p palettea").
     async with make_app().run_test(size=SMALL) as pilot:
         await events(pilot)
-        keys = list(pilot.app.screen.query_one(Footer).children)
-        palette = next(key for key in keys if key.has_class("-command-palette"))
-        assert palette.region.right == SMALL[0]
-        assert all(key.region.right <= palette.region.x for key in keys if key is not palette)
+        keys = pilot.app.screen.query_one(Footer).placed_keys()
+        palette = next(placed for placed in keys if placed.key.palette)
+        assert palette.end == SMALL[0]
+        assert all(placed.end <= palette.x for placed in keys if placed is not palette)
         assert len(keys) >= 4  # the priced keys and the sorts still fit

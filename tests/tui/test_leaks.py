@@ -1,5 +1,5 @@
-"""What the explorer lets go of: popped screens and rebuilt footer keys are not kept alive
-(by app-wide state they follow, or by Textual's data binding)."""
+"""What the explorer lets go of: popped screens are not kept alive (by app-wide state they
+follow). The footer builds no widgets to let go of (tests/tui/test_footer.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import weakref
 from collections.abc import Callable
 
 from textual.screen import Screen
-from textual.widget import Widget
 from textual.widgets import Input
 
 from creditscope.tui.app import CreditscopeApp
@@ -18,14 +17,6 @@ from pilot_support import settle
 from .conftest import SIZE
 
 MakeApp = Callable[..., CreditscopeApp]
-
-
-def live_footer_keys() -> int:
-    """FooterKeys alive in this process (earlier tests' apps may hold some)."""
-    # FooterKey is not exported by Textual: found by its (CSS) type name.
-    gc.collect()
-    return sum(1 for item in gc.get_objects()
-               if isinstance(item, Widget) and type(item).__name__ == "FooterKey")
 
 
 async def test_popped_restaurant_screens_are_released(make_app: MakeApp) -> None:
@@ -57,18 +48,3 @@ async def test_popped_restaurant_screens_are_released(make_app: MakeApp) -> None
                 break
             await pilot.pause(0.05)
         assert [ref() for ref in popped] == [None, None, None]
-
-
-async def test_footer_keys_rebuilt_on_focus_moves_are_released(make_app: MakeApp) -> None:
-    app = make_app(initial_mode="company")
-    async with app.run_test(size=SIZE) as pilot:
-        await app.wait_for_client()
-        await settle(pilot)
-        before = live_footer_keys() - len(app.screen.query("FooterKey"))
-        for _ in range(10):  # each focus move changes the keys: the footer rebuilds them
-            await pilot.press("tab")
-            await settle(pilot)
-        shown = len(app.screen.query("FooterKey"))
-        assert shown > 0
-        # Those on screen (and at most one set being replaced); not one set per rebuild.
-        assert live_footer_keys() - before <= 2 * shown

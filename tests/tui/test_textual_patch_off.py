@@ -23,7 +23,7 @@ PRIVATE_MODULES = {
     # module -> the patch that must be off without it (None: no patch needs it at run time)
     "textual._context": "widget-errors",
     "textual._styles_cache": "styles-cache",
-    "textual.widgets._footer": "footer-keys",
+    "textual.widgets._footer": None,  # the footer draws its own keys
     "textual._ansi_sequences": "escape-then-key",
     "textual.widgets._data_table": "plain-cells",
     "textual._types": None,

@@ -101,6 +101,7 @@ def command(file: Path, as_json: bool) -> None:
     """List FILE's requests to the configured service, priced; sends nothing."""
     from creditscope.commands.settings_loading import command_settings
     from creditscope.support.curl_parse import ImportProblem
+    from creditscope.support.har_file import HarRefused
     from creditscope.support.har_import import cost_to_fetch, priced, read_har
     from creditscope.wiring import build_client
     from creditscope.wording import counted
@@ -110,6 +111,8 @@ def command(file: Path, as_json: bool) -> None:
     try:
         reading = read_har(file, client.base_url)
         items = priced(client, reading.requests)
+    except HarRefused as refused:  # a HAR too big or cut short: its own next step
+        raise CommandProblem("bad_file", refused.why, refused.next_step) from None
     except ImportProblem as problem:  # the file, not the command line: no usage text
         raise CommandProblem("bad_file", str(problem), SAVE_A_HAR) from None
     finally:

@@ -328,6 +328,9 @@ _REDACTIONS = (
      rf"\1\2{REDACTED}"),
     (re.compile(rf"\b(cookie\s*:\s*['\"]?)[^{_ENDS}\s][^{_ENDS}\r\n]*", re.IGNORECASE),
      rf"\1{REDACTED}"),
+    # DevTools' headers copied as a name line, then its value line (no colon between)
+    (re.compile(r"^([ \t]*(?:x-api-key|authorization|proxy-authorization|cookie)[ \t]*\r?\n"
+                r"[ \t]*)\S[^\r\n]*", re.IGNORECASE | re.MULTILINE), rf"\1{REDACTED}"),
     # the same names quoted, as code writes them: {"X-API-Key": "…"}, "x-api-key"="…"
     (re.compile(r"([\"'](?:x-api-key|authorization|cookie|proxy-authorization|api_?key"
                 r"|access_token)[\"']\s*[:=]\s*[\"'])[^\"'\r\n]+", re.IGNORECASE),

@@ -2,8 +2,9 @@
 requests were to this service, and which operation each one is. Nothing is sent.
 
 Each entry for the configured service's host is mapped to an operation with the
-curl import's own rules (``request_import.import_request``, given the entry's
-method, URL and body as a command), so a HAR and a pasted command read alike. On
+curl import's own rules (``request_import.import_command``, given the entry's
+method, URL and body as a command), so a HAR and a pasted command read alike, each
+problem in a HAR's words (what the browser sent, not which curl option to change). On
 the built-in sandbox that includes the pasted command's rule for another host
 (``request_target``): a host the HAR calls one of the service's paths on (the
 customer's live service) is replayed on the sandbox, each request with a note
@@ -14,12 +15,8 @@ read, or that names no operation, is listed with the reason. Request headers
 note. Response bodies are dropped as they are parsed, so a base64 image or a large
 download costs nothing but the file's reading.
 
-A HAR is outside data, so its reading is bounded: only a regular file is read (a
-FIFO or ``/dev/zero`` is refused unread), files over :data:`MAX_HAR_BYTES` are
-refused before they are read, and a file of more than :data:`MAX_HAR_OBJECTS` JSON
-objects, more than :data:`MAX_HAR_ENTRIES` entries or nested too deep for the parser
-is refused with a message saying so: the memory a HAR can take stays a small
-multiple of its size.
+A HAR is outside data: its reading is bounded, and a large one (a long session's
+thousands of entries) read whole at a small cost, by ``har_file``.
 """
 
 from __future__ import annotations
@@ -34,29 +31,24 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from creditscope import json_limits
-from creditscope.file_reading import FileRefused, read_regular_file
-from creditscope.support.curl_parse import looks_like_curl
+from creditscope import operations
+from creditscope.support.curl_parse import CurlCommand, DataPart, looks_like_curl
+from creditscope.support.har_file import (
+    carries_credentials,
+    har_document,
+    har_file_problem,
+    read_har_bytes,
+)
 from creditscope.support.request_import import (
-    KEY_REPLACED,
+    HAR_ENTRY,
     ImportedRequest,
     ImportProblem,
-    import_request,
+    import_command,
 )
-from creditscope.support.request_target import target_of
+from creditscope.support.request_target import same_service, target_of
 
 if TYPE_CHECKING:
     from creditscope.client.client import DataClient
-
-MAX_HAR_BYTES = 50 * 1024 * 1024  # a support case's export, filtered to the service, stays under
-MAX_HAR_ENTRIES = 10_000
-# JSON objects parsed (a header is one): each costs a few hundred bytes, so this bounds
-# what a file of tiny objects ({} repeated) costs in memory, whatever its size in bytes.
-MAX_HAR_OBJECTS = 600_000
-_TOO_BIG_ADVICE = (" Export only the requests of the case (filter the browser's network tab"
-                   " by the service's host first).")
-_CREDENTIAL_HEADERS = frozenset({"x-api-key", "authorization", "cookie"})
-_DEFAULT_PORTS = {"http": 80, "https": 443}
 
 
 @dataclass(frozen=True)
@@ -99,59 +91,16 @@ class HarReading:
 
 def read_har(path: Path, base_url: str) -> HarReading:
     """The requests to the service at ``base_url`` in the HAR file at ``path``."""
-    try:
-        raw = read_regular_file(path, MAX_HAR_BYTES, advice=_TOO_BIG_ADVICE)
-    except FileRefused as refused:
-        raise ImportProblem(str(refused)) from None
-    return parse_har(raw, base_url)
-
-
-class _TooManyObjects(Exception):
-    pass
-
-
-def _bounded_object(counter: list[int]) -> Any:
-    """json's ``object_pairs_hook``: counts objects (refusing past the limit) and keeps
-    only the status of each response as soon as it is parsed (its body and headers are
-    never read), so only one response's worth is ever held."""
-
-    def build(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        counter[0] += 1
-        if counter[0] > MAX_HAR_OBJECTS:
-            raise _TooManyObjects
-        built = dict(pairs)
-        if "status" in built and "content" in built:  # a response
-            return {"status": built["status"]}
-        return built
-
-    return build
-
-
-def _har_document(raw: bytes | str) -> Any:
-    try:
-        return json_limits.loads(raw, object_pairs_hook=_bounded_object([0]))
-    except UnicodeDecodeError:
-        raise ImportProblem("This is not a HAR file: it is not text.") from None
-    except json_limits.JsonTooDeep as deep:
-        raise ImportProblem(f"This HAR file is nested deeper than any browser writes: {deep};"
-                            " it was not read.") from None
-    except ValueError as error:
-        raise ImportProblem(f"This is not a HAR file: it is not JSON ({error}).") from None
-    except _TooManyObjects:
-        raise ImportProblem(f"This HAR file holds over {MAX_HAR_OBJECTS:,} JSON objects;"
-                            f" it was not read.{_TOO_BIG_ADVICE}") from None
+    return parse_har(read_har_bytes(path), base_url)
 
 
 def parse_har(raw: bytes | str, base_url: str) -> HarReading:
     """The requests to the service at ``base_url`` in HAR text ``raw``."""
-    document = _har_document(raw)
+    document = har_document(raw)
     log = document.get("log") if isinstance(document, dict) else None
     entries = log.get("entries") if isinstance(log, dict) else None
     if not isinstance(entries, list):
         raise ImportProblem("This is not a HAR file: it has no log.entries list.")
-    if len(entries) > MAX_HAR_ENTRIES:
-        raise ImportProblem(f"This HAR file has {len(entries):,} entries; at most"
-                            f" {MAX_HAR_ENTRIES:,} are read.{_TOO_BIG_ADVICE}")
     reading = HarReading()
     readable: list[tuple[int, dict[str, Any], dict[str, Any], str, str]] = []
     for number, entry in enumerate(entries, start=1):
@@ -203,17 +152,6 @@ def host_of(url: str) -> str:
         return ""
 
 
-def same_service(url: str, base_url: str) -> bool:
-    """True when ``url`` is on the host and port of ``base_url``."""
-    try:
-        there, here = urlsplit(url), urlsplit(base_url)
-        ports = (there.port or _DEFAULT_PORTS.get(there.scheme),
-                 here.port or _DEFAULT_PORTS.get(here.scheme))
-    except ValueError:
-        return False
-    return bool(there.hostname) and there.hostname == here.hostname and ports[0] == ports[1]
-
-
 def _request(
     number: int, entry: dict[str, Any], request: dict[str, Any], method: str, url: str,
     base_url: str,
@@ -224,14 +162,14 @@ def _request(
                        urlsplit(url).path or "/", status if isinstance(status, int) else None)
     try:
         body = _body_text(request.get("postData"))
-        command = ["curl", "-X", method, url] + (["-d", body] if body else [])
-        imported = import_request(shlex.join(command), base_url)
+        # Read as the command it is (a pasted curl's rules), in a HAR's words.
+        command = CurlCommand(url, method, data=[DataPart("data", body)] if body else [],
+                              credentials_dropped=carries_credentials(request),
+                              tool=HAR_ENTRY)
+        imported = import_command(command, base_url)
     except ImportProblem as problem:
         return replace(found, problem=str(problem))
-    notes = imported.notes
-    if _carries_credentials(request) and KEY_REPLACED not in notes:
-        notes = (KEY_REPLACED, *notes)
-    return replace(found, imported=replace(imported, source="HAR entry", notes=notes))
+    return replace(found, imported=imported)
 
 
 def _body_text(post_data: object) -> str:
@@ -249,13 +187,6 @@ def _body_text(post_data: object) -> str:
     return text
 
 
-def _carries_credentials(request: dict[str, Any]) -> bool:
-    headers = request.get("headers")
-    return isinstance(headers, list) and any(
-        isinstance(h, dict) and str(h.get("name", "")).lower() in _CREDENTIAL_HEADERS
-        for h in headers)
-
-
 @dataclass(frozen=True)
 class PricedRequest:
     """A HAR request with what sending it now would do, in the words every label uses."""
@@ -264,7 +195,9 @@ class PricedRequest:
     price: int  # its price (0 when it cannot be sent)
     cost: int  # what sending it now spends: 0 when the cache answers
     now: str  # "cached · free", "2 cr", "2 cr · expired", or why it cannot be sent
-    same_as: str = ""  # the request as sent: equal for two entries that are one request
+    # The request's identity (``operations.identity_key``, as batch, the cache and
+    # single-flight key it): equal for two spellings of one request.
+    same_as: str = ""
 
     @property
     def sendable(self) -> bool:
@@ -286,14 +219,16 @@ def priced(client: DataClient, requests: list[HarRequest]) -> list[PricedRequest
             found.append(PricedRequest(request, 0, 0, f"invalid: {imported.problem.message}"))
             continue
         plan = client.plan(imported.operation, dict(imported.params))
-        found.append(PricedRequest(request, plan.price, plan.cost, plan.words.long,
-                                   f"{plan.method} {plan.url} {plan.body}"))
+        identity = operations.identity_key(imported.operation,
+                                client.validate(imported.operation, dict(imported.params)))
+        found.append(PricedRequest(request, plan.price, plan.cost, plan.words.long, identity))
     return found
 
 
 def cost_to_fetch(requests: list[PricedRequest]) -> int:
-    """Credits to fetch every request not cached, each distinct request once (a cached
-    request is free; a request never cached, like a provider request, costs every time)."""
+    """Credits to fetch every request not cached, each distinct request (identity) once:
+    a cached request is free, and so is a second spelling of one fetched before it (the
+    cache answers it); a request never cached, like a provider request, costs every time."""
     seen: set[str] = set()
     total = 0
     for item in requests:
@@ -304,8 +239,6 @@ def cost_to_fetch(requests: list[PricedRequest]) -> int:
 
 
 def _cacheable(item: PricedRequest) -> bool:
-    from creditscope import operations
-
     imported = item.request.imported
     return imported is not None and operations.get(imported.operation).ttl is not None
 
@@ -340,8 +273,10 @@ def pasted_file_problem(text: str) -> str | None:
     if path is None:
         return None
     if path.name.lower().endswith(".har"):
-        return None if path.is_file() else (
-            f"No file at {path}: check the path (dropping a file on the terminal pastes it).")
+        if not path.is_file():
+            return f"No file at {path}: check the path (dropping a file on the terminal pastes it)."
+        refused = har_file_problem(path)  # said as import-har says it, before Open is offered
+        return None if refused is None else str(refused)
     if ("/" in text or "\\" in text) and path.is_file():
         return (f"{path} is not a HAR file: only a browser's HAR export (.har) opens here. "
                 "For a request, paste its text (a curl command, a URL, a JSON body).")

@@ -19,7 +19,9 @@ _SILENT = frozenset({
 _BROWSER = frozenset({
     "user-agent", "accept-language", "referer", "origin", "dnt", "pragma", "cache-control",
     "priority", "upgrade-insecure-requests", "te", "x-requested-with", "if-none-match",
-    "if-modified-since", "authority", "postman-token", "sec-gpc", "purpose", "x-client-data",
+    "if-modified-since", "postman-token", "sec-gpc", "purpose", "x-client-data",
+    # HTTP/2's pseudo-headers as Chrome's Copy as PowerShell writes them: without their ":"
+    "authority", "method", "path", "scheme",
 })
 _BROWSER_PREFIXES = ("sec-fetch-", "sec-ch-", ":")
 # At most this many kinds are named (one line of the Import dialog), those a support

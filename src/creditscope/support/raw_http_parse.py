@@ -25,8 +25,10 @@ _PSEUDO_HEADER = re.compile(r"^:(?:method|path|authority|scheme):", re.MULTILINE
 _HEADER = re.compile(r"^(?P<name>:?[!#$%&'*+.^_`|~0-9A-Za-z-]+):[ \t]*(?P<value>.*?)[ \t]*$")
 _LOOPBACK = ("127.0.0.1", "localhost", "[::1]")
 TOOL = "raw HTTP request"
-# DevTools' header view leaves the body out (it is on the Payload tab).
+# DevTools' header view leaves the body out (it is on the Payload tab); a log or a proxy
+# writes it after the headers, unless it was not copied.
 NO_BODY = "The body was not in the paste (DevTools shows it on the Payload tab): add it."
+NO_LOGGED_BODY = "The body was not in the paste: add it under the headers, after a blank line."
 
 
 def looks_like_raw_http(text: str) -> bool:
@@ -35,8 +37,9 @@ def looks_like_raw_http(text: str) -> bool:
     return _REQUEST_LINE.match(first) is not None or _PSEUDO_HEADER.search(text) is not None
 
 
-def parse_raw_http(text: str) -> CurlCommand:
-    """The request a pasted raw HTTP request is, as a ``CurlCommand``."""
+def parse_raw_http(text: str, *, tool: str = TOOL, no_body: str | None = None) -> CurlCommand:
+    """The request a pasted raw HTTP request is, as a ``CurlCommand`` from ``tool``;
+    ``no_body``: the note for a POST without one (by default, the one for its form)."""
     head, body = _head_and_body(text.strip("\r\n").lstrip())
     lines = [line.rstrip() for line in head.split("\n")]  # a log's trailing spaces
     request_line = _REQUEST_LINE.match(lines[0])
@@ -63,9 +66,9 @@ def parse_raw_http(text: str) -> CurlCommand:
         raise ImportProblem("The request has no method or path: paste it from its request "
                             "line (GET /path HTTP/1.1), or all of DevTools' headers.")
     command = headers.command(_url(target, headers.kept, pseudo), method,
-                              [DataPart("data", body)] if body else [], TOOL)
+                              [DataPart("data", body)] if body else [], tool)
     if not body and method == "POST":
-        command.notes.append(NO_BODY)
+        command.notes.append(no_body or (NO_LOGGED_BODY if request_line else NO_BODY))
     return command
 
 

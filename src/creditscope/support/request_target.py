@@ -1,7 +1,8 @@
 """Which operation a pasted URL names on the service creditscope is connected to.
 
-The host is what matters, not how it was reached: ``http://`` and ``https://``, and
-a default port (``:443``, ``:80``) written or not, are the same service. A request
+The host is what matters, not how it was reached: ``http://`` and ``https://``, a
+default port (``:443``, ``:80``) written or not, and every spelling of this machine
+(``localhost``, ``127.0.0.1``, ``::1``) are the same service. A request
 for another host is refused on a live service (the configured key must never go
 there). On the built-in sandbox nothing real can leak, so it is replayed there,
 with a note naming the host the customer called: a support engineer on a fresh
@@ -10,6 +11,8 @@ install can try what a customer pasted.
 
 from __future__ import annotations
 
+import functools
+import ipaddress
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import SplitResult, urlsplit
@@ -64,9 +67,9 @@ def target_of(url: str, base_url: str) -> Target:
             # Not echoed: a word taken for the URL may be a key (-H X-API-Key: sk_…).
             raise ImportProblem("The command's URL has no host name where one should be. "
                                 "Paste the whole command, URL included.")
-        shown = parts.netloc.rpartition("@")[2]  # never echo user:password@
+        shown = host_and_port(parts.hostname, port)  # never echo user:password@
         if not is_sandbox(base_url):
-            raise OtherService(shown, base.netloc)
+            raise OtherService(shown, host_and_port(base.hostname or "", base.port))
         notes.append(_replay_note(shown, parts.hostname))
     elif parts.hostname:
         path = _inside_base_path(path, base.path.rstrip("/"))
@@ -80,13 +83,45 @@ def target_of(url: str, base_url: str) -> Target:
     return Target(op, tuple(notes))
 
 
+def same_service(url: str, base_url: str) -> bool:
+    """True when ``url`` is on the service at ``base_url`` (the rule of ``target_of``)."""
+    try:
+        parts = urlsplit(absolute(url))
+        return bool(parts.hostname) and _same_service(parts.hostname or "", parts.port,
+                                                      urlsplit(base_url))
+    except ValueError:
+        return False
+
+
 def _same_service(host: str, port: int | None, base: SplitResult) -> bool:
     """Same host, and the same port once a scheme's default port counts as no port."""
-    def normal(port: int | None) -> int | None:
-        return None if port in _DEFAULT_PORTS else port
+    return (_machine(host) == _machine(base.hostname or "")
+            and _non_default(port) == _non_default(base.port))
 
-    return (host.lower().rstrip(".") == (base.hostname or "").lower().rstrip(".")
-            and normal(port) == normal(base.port))
+
+def _non_default(port: int | None) -> int | None:
+    return None if port in _DEFAULT_PORTS else port
+
+
+@functools.lru_cache(maxsize=1024)  # a HAR names a few hosts thousands of times
+def _machine(host: str) -> str:
+    """The host as one name however it is spelled: case and a final dot aside, and every
+    loopback spelling (``localhost``, ``127.0.0.1``, ``::1``) the one machine a local
+    ``creditscope serve`` answers on."""
+    name = host.lower().rstrip(".")
+    if name == "localhost" or name.endswith(".localhost"):
+        return "localhost"
+    try:
+        return "localhost" if ipaddress.ip_address(name).is_loopback else name
+    except ValueError:
+        return name
+
+
+def host_and_port(host: str, port: int | None) -> str:
+    """``api.example.com`` or ``127.0.0.1:8080``: a host as a user names it, a default
+    port (``:443``, ``:80``) left out and an IPv6 address in brackets."""
+    shown = f"[{host}]" if ":" in host else host
+    return shown if _non_default(port) is None else f"{shown}:{port}"
 
 
 def _host_like(host: str) -> bool:

@@ -36,6 +36,7 @@ from creditscope.tui.textual_patch import (
     mark_styles_current,
     patch_app,
     read_escape_then_key,
+    strip_caches_on_first_use,
 )
 
 if TYPE_CHECKING:
@@ -108,6 +109,7 @@ class CreditscopeApp(ClientApp):
         patch_app(self, self.report_widget_error)
         cache_inner_outer_by_colour()
         read_escape_then_key()
+        strip_caches_on_first_use()
         self.initial_mode = initial_mode
         self.css_path, self._later_sheets = split_for_first_frame(
             self.css_path, initial_mode or ordered_entries()[0].mode)
@@ -202,6 +204,8 @@ class CreditscopeApp(ClientApp):
         (key_order); ``/`` in an empty search box is the habit of pressing ``/`` first,
         not a character. While the tour plays, it sees the visitor's keys first (they
         pause, step or stop it)."""
+        if isinstance(event, events.InputEvent | events.Paste):
+            self.idle_collector.noticed_input()
         scripted = self.tour is not None and self.tour.posted(event)
         if (self.tour is not None and isinstance(event, events.InputEvent | events.Paste)
                 and not event.is_forwarded and self.tour.intercept(event)):

@@ -20,6 +20,7 @@ from textual import on, work
 
 from creditscope.settings_preview import SettingsError, SettingsPreview
 from creditscope.tui.app_settings import SettingsApp
+from creditscope.tui.idle_collector import CHECK_EVERY, IdleCollector
 from creditscope.tui.messages import ClientFailed, ClientReady, CreditSnapshot, LedgerChanged
 from creditscope.tui.web_tab import STAYS_OFFLINE_NOTE, in_web_tab
 from creditscope.tui.widgets.credit_meter import snapshot_of
@@ -59,6 +60,9 @@ class ClientApp(SettingsApp):
         self._spend_session: SpendSession | None = None  # outlives every rebuilt client
         self._loop_thread: int | None = None  # the thread that runs the app's event loop
         self._store_watch: Timer | None = None
+        # Full garbage collections while the user is away (they cost 100-300 ms once a
+        # session has drawn a lot), from the first client on: start-up is over then.
+        self.idle_collector = IdleCollector()
         self._store_waiting = False  # the store's thread waits on another process's lock
 
     @work(exclusive=True, group="client", description="Start the data client", exit_on_error=False,
@@ -98,6 +102,7 @@ class ClientApp(SettingsApp):
         self._client_event.set()
         if self._store_watch is None:
             self._store_watch = self.set_interval(STORE_WATCH_EVERY, self._watch_store)
+        self._collect_when_idle()
         self.signals.client_ready.publish(message.client)
         self._refresh_credits()
         # A damaged cache or ledger was set aside and rebuilt: say so, once per client.
@@ -152,8 +157,17 @@ class ClientApp(SettingsApp):
     async def _close_client(self, client: DataClient) -> None:
         await client.aclose()
 
+    def _collect_when_idle(self) -> None:
+        """Hand full garbage collections to the idle collector (once: from the first
+        client on, start-up is over)."""
+        if not self.idle_collector.running:
+            self.idle_collector.start()
+            self.set_interval(CHECK_EVERY, self.idle_collector.tick)
+
     async def on_unmount(self) -> None:
-        """Close the client's connections when the app exits."""
+        """Close the client's connections when the app exits; give garbage collection
+        back to CPython."""
+        self.idle_collector.stop()
         if self.client is not None:
             with contextlib.suppress(Exception):  # closing is best effort at exit
                 await self.client.aclose()

@@ -107,7 +107,11 @@ class KeyQueue:
     def _held_onto_a_price(self, event: events.Event) -> bool:
         """True for an Enter repeated by a held key that would now press a price button
         the held Enter did not start on."""
-        if not (isinstance(event, events.Key) and event.key == "enter"):
+        if not isinstance(event, events.Key):
+            return False
+        if event.key != "enter":
+            # A held key repeats with nothing between: Enter, `m`, Enter is two presses.
+            self._enter_last = float("-inf")
             return False
         from creditscope.tui.widgets.price_button import PriceButton
 

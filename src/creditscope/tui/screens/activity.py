@@ -222,6 +222,7 @@ class ActivityScreen(AreaScreen):
         self.query_one("#response-detail", Static).update(inspected.response)
         self.query_one("#response-json", JsonView).show(inspected.body)
         self._show_refetch(inspected.refetch)
+        self.refresh_bindings()  # Replay's price depends on it (free when it was refused)
 
     @on(Input.Changed, "#activity-filter")
     def _filter_changed(self) -> None:

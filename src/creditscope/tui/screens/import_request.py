@@ -26,7 +26,7 @@ from creditscope import operations
 from creditscope.outside_text import shown
 from creditscope.support.curl_parse import ImportProblem, redact_credentials
 from creditscope.support.har_import import pasted_file_problem, pasted_har_path
-from creditscope.support.request_import import KEY_REPLACED, ImportedRequest, import_request
+from creditscope.support.request_import import KEY_NOTES, ImportedRequest, import_request
 from creditscope.support.request_target import OtherService
 from creditscope.tui.calls import CallRequest, ResultArea
 from creditscope.tui.host import host_of
@@ -250,8 +250,8 @@ async def open_in_area(app: App[object], mode: str, imported: ImportedRequest) -
             and screen.fill_request(imported.operation, dict(imported.params))):
         app.notify(f"{entry_for(mode).title} could not take this request.", severity="warning")
         return
-    note = " The pasted key was replaced by the configured one." if (
-        KEY_REPLACED in imported.notes) else ""
+    note = " The customer's key was replaced by the configured one." if any(
+        note in KEY_NOTES for note in imported.notes) else ""
     app.notify(f"{imported.title}: fields filled from the pasted request. "
                f"Nothing was sent; the button shows the price.{note}", title="Imported")
 

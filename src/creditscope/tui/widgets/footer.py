@@ -1,80 +1,87 @@
-"""Textual's footer, with prices and without keys that would type, minus its leak.
+"""The key bar: one widget that draws the keys as text and knows where each one is.
 
-- A key that spends says so: ``^r Re-check · N cr`` (see :mod:`creditscope.tui.key_costs`).
-- While a text box has focus, a key it would type (``/``, ``c``) is not offered.
-- Keys it rebuilt are let go of. Each ``FooterKey`` is data-bound to the footer's
-  ``compact``, and Textual forgets the bindings of removed keys only when that
-  reactive next changes (only when the terminal crosses the narrow width): every
-  key built on every focus move stayed alive (tests/tui/test_leaks.py).
-- A rebuild that arrives after its screen has gone does nothing. Textual schedules
-  it "after the next refresh"; closing the screen in between (Escape, then a number
-  key within half a second) left it composing against no screen: ``NoScreen``, and
-  the app exited with the session.
-- Only the keys that fit are shown, whole. Textual lays the rest out under the palette key
-  (docked right), which showed the start of one ("/ L") beside it.
-- Keys are rebuilt only when what they say changed. Textual rebuilds them on every
-  bindings update (several per key press: focus moves, price labels), and each
-  rebuild lays out and redraws the whole screen: ten per restaurant tab switch.
+What it offers (priced keys first, none a focused text box would type) is
+:mod:`creditscope.tui.footer_keys`; where each goes (whole keys only) is
+:mod:`creditscope.tui.footer_layout`. This widget only draws them and answers the mouse.
+
+Why one widget: Textual's footer builds a widget per key and rebuilt them all whenever
+the screen's bindings changed (each focus move, each new price), and each rebuild laid
+out and redrew the whole screen. Here a change of keys is a repaint of one row, and keys
+that say what they said are not even repainted: a focus move's CPU time went from ~30 ms
+(median) and ~150 ms (95th percentile) to ~17 and ~23 ms (``benchmarks/footer_focus.py``).
+
+- A click anywhere on a key (its letter, its words, its padding) runs what the key is
+  bound to, as the key would; a disabled key rings the bell. Clicks between keys do
+  nothing.
+- The key under the mouse is highlighted, shows its tooltip and turns the pointer into a
+  hand (where the terminal can).
+- A bindings change that arrives after the footer's screen has gone does nothing.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from typing import Any
+from typing import Any, ClassVar
 
-from rich.cells import cell_len
+from rich.style import Style
+from rich.text import Text
 from textual import events
 from textual.dom import NoScreen
 from textual.screen import Screen
 from textual.widget import Widget
-from textual.widgets import Footer as TextualFooter
 
-from creditscope.tui.key_costs import (
-    Priced,
-    cost_of_binding,
-    is_text_box,
-    types_a_character,
-    with_cost,
-)
-from creditscope.tui.textual_patch import (
-    footer_key_fields,
-    footer_keys_from_the_start,
-    price_footer_key,
-)
+from creditscope.tui.footer_keys import OfferedKey, offered_keys
+from creditscope.tui.footer_layout import Part, Placed, place_keys
 
 NARROW_WIDTH = 100  # the app's "-narrow" breakpoint
 
 
-KeySignature = tuple[Any, ...]
+class Footer(Widget, can_focus=False):
+    """The key bar: priced keys, no keys the focused field would type, clickable."""
 
+    ALLOW_SELECT = False
+    COMPONENT_CLASSES: ClassVar[set[str]] = {
+        "footer--key", "footer--description", "footer--item", "footer--hover", "footer--rule",
+    }
+    # The colours of Textual's footer (its FooterKey styles), so the bar looks as it did.
+    DEFAULT_CSS = """
+    Footer {
+        dock: bottom;
+        height: 1;
+        width: 1fr;
+        color: $footer-foreground;
+        background: $footer-background;
+        text-wrap: nowrap;
+        text-overflow: clip;
+        & > .footer--key {
+            color: $footer-key-foreground;
+            background: $footer-key-background;
+            text-style: bold;
+        }
+        & > .footer--description {
+            color: $footer-description-foreground;
+            background: $footer-description-background;
+        }
+        & > .footer--item {
+            background: $footer-item-background;
+        }
+        & > .footer--hover {
+            color: $footer-key-foreground;
+            background: $block-hover-background;
+        }
+        & > .footer--rule {
+            color: $foreground 20%;
+        }
+    }
+    """
 
-def key_signature(widget: Widget) -> KeySignature:
-    """What a footer child shows and does."""
-    return (type(widget).__name__, tuple(sorted(widget.classes)), footer_key_fields(widget),
-            widget.tooltip)
+    def __init__(self, *, id: str | None = None, classes: str | None = None) -> None:
+        super().__init__(id=id, classes=classes)
+        self._keys: list[OfferedKey] | None = None  # None: not read from the screen yet
+        self._placed: list[Placed] | None = None  # the keys laid out at the present width
+        self._hovered: OfferedKey | None = None
+        self._update_queued = False
 
-
-def key_width(widget: Widget, *, compact: bool) -> int:
-    """The cells a footer key takes in the bar, by Textual's footer styles (key, description,
-    their padding; a compact footer's keys have a margin, the palette key a left border)."""
-    fields = footer_key_fields(widget)
-    if fields is None or not fields.key_display:
-        return 0  # a group or label: not measured here
-    key, description = cell_len(fields.key_display), cell_len(fields.description)
-    if "-command-palette" in widget.classes:
-        # The palette key is not bound to the footer's compact: its key is unpadded.
-        return 1 + key + 1 + description + (0 if compact else 1)
-    if compact:
-        return key + 1 + description + 1
-    return 1 + key + 1 + description + 1
-
-
-class Footer(TextualFooter):
-    """The key bar: priced keys, no keys the focused field would type."""
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._shown: list[KeySignature] | None = None  # what the keys on screen say
+    # --- what it shows -------------------------------------------------------------------
 
     def _own_screen(self) -> Screen[object] | None:
         """The screen this footer is on, or None once it has been removed from it."""
@@ -85,67 +92,104 @@ class Footer(TextualFooter):
         except NoScreen:
             return None
 
-    def compose(self) -> Iterator[Widget]:
-        """Textual's keys, filtered and priced (none once the screen has gone)."""
+    @property
+    def compact(self) -> bool:
+        """Tighter keys on a narrow terminal, so the priced ones still fit."""
+        return self.app.size.width < NARROW_WIDTH
+
+    def placed_keys(self) -> list[Placed]:
+        """The keys on screen, left to right, each with its cells."""
+        if self._keys is None:
+            self._keys = self._read_keys()
+        if self._placed is None:
+            self._placed = place_keys(self._keys, self.app.size.width, compact=self.compact)
+        return self._placed
+
+    def _read_keys(self) -> list[OfferedKey]:
         screen = self._own_screen()
-        if screen is None:
-            return
-        # Textual's footer shows no keys until the screen first announces its bindings
-        # (a second frame); ours shows the screen's keys from its first frame.
-        footer_keys_from_the_start(self)
-        tight = self.app.size.width < NARROW_WIDTH
-        typing = is_text_box(screen.focused)
-        costs: dict[str, Priced] = {}
-        for active in screen.active_bindings.values():
-            cost = cost_of_binding(active.node, active.binding.id)
-            if cost:
-                costs[active.binding.action] = cost
-        priced: list[Widget] = []
-        others: list[Widget] = []
-        for widget in super().compose():
-            fields = footer_key_fields(widget)
-            if fields is not None:
-                if typing and types_a_character(fields.key):
-                    continue
-                if fields.action in costs and fields.description:
-                    price_footer_key(widget, with_cost(fields.description, costs[fields.action],
-                                                       tight=tight))
-                    priced.append(widget)
-                    continue
-            others.append(widget)
-        # Keys that spend first: a narrow terminal drops the footer's last keys, never a price.
-        keys = [*priced, *others]
-        palette = [key for key in keys if "-command-palette" in key.classes]
-        room = self.app.size.width - sum(key_width(key, compact=tight) for key in palette)
-        shown: list[Widget] = []
-        for key in keys:
-            if key not in palette:
-                width = key_width(key, compact=tight)
-                if width > room:
-                    continue  # it would be drawn half under the palette key
-                room -= width
-            shown.append(key)
-        if not self.is_mounted:  # the first keys: what recompose compares with
-            self._shown = [key_signature(key) for key in shown]
-        yield from shown
+        return [] if screen is None else offered_keys(screen, tight=self.compact)
+
+    def _update(self) -> None:
+        """Read the keys again; repaint only if what they say changed."""
+        self._update_queued = False
+        if self._own_screen() is None:
+            return  # the screen closed between the change and now: nothing to show
+        keys = self._read_keys()
+        if keys != self._keys:
+            self._keys, self._placed = keys, None
+            self.refresh()
+
+    def on_mount(self) -> None:
+        self.screen.bindings_updated_signal.subscribe(self, self.bindings_changed)
+
+    def on_unmount(self) -> None:
+        self.screen.bindings_updated_signal.unsubscribe(self)
+
+    def bindings_changed(self, screen: Screen[Any]) -> None:
+        """The screen's keys may have changed (focus moved, a price changed): read them
+        after the screen's next refresh, once the changes of this moment are in (a focus
+        move announces two; a screen may announce before it sets what a price depends on)."""
+        if screen is self._own_screen() and not self._update_queued:
+            self._update_queued = self.call_after_refresh(self._update)
 
     def on_resize(self, event: events.Resize) -> None:
-        """Tighter keys on a narrow terminal, so the priced ones still fit."""
-        narrow = event.size.width < NARROW_WIDTH
-        if narrow != self.compact:
-            self.compact = narrow
-            self.refresh(recompose=True)  # the priced keys' wording depends on the width
+        """The wording (``Re-check·N cr`` under 100 columns) and what fits follow the width."""
+        self._keys = self._placed = None
+        self.refresh()
 
-    async def recompose(self) -> None:
-        """Rebuild the keys when what they say changed, then forget the removed keys'
-        watchers."""
-        if self._own_screen() is None:
-            return  # the screen closed between the request and now: nothing to show
-        wanted = [key_signature(widget) for widget in self.compose()]
-        if wanted == self._shown:
+    def render(self) -> Text:
+        text = Text(no_wrap=True, end="")
+        for placed in sorted(self.placed_keys(), key=lambda placed: placed.x):
+            text.append(" " * (placed.x - text.cell_len))
+            for run, part in placed.runs:
+                text.append(run, self._style(placed.key, part))
+        return text
+
+    def _style(self, key: OfferedKey, part: Part) -> Style:
+        """The colours of one run of ``key``: its part's over the key's own background (the
+        highlight's while the mouse is on it)."""
+        under = self.get_component_rich_style(
+            "footer--hover" if key == self._hovered else "footer--item")
+        if not key.enabled:
+            under += Style(dim=True)
+        if part is Part.PAD:
+            return Style(bgcolor=under.bgcolor)
+        if part is Part.RULE:  # a faint line, blended over the bar (as Textual draws borders)
+            return under + Style(color=self.get_component_rich_style("footer--rule").color)
+        # Only what the part sets: a transparent background lets the highlight through.
+        return under + self.get_component_rich_style(f"footer--{part.value}", partial=True)
+
+    # --- the mouse ---------------------------------------------------------------------
+
+    def key_at(self, x: int) -> OfferedKey | None:
+        """The key drawn at cell ``x`` of the bar, if any."""
+        return next((placed.key for placed in self.placed_keys() if placed.holds(x)), None)
+
+    def on_mouse_move(self, event: events.MouseMove) -> None:
+        self._hover(self.key_at(event.x))
+
+    def on_leave(self, event: events.Leave) -> None:
+        self._hover(None)
+
+    def _hover(self, key: OfferedKey | None) -> None:
+        if key != self._hovered:
+            self._hovered = key
+            self.tooltip = key.tooltip if key is not None and key.tooltip else None
+            self.styles.pointer = "default" if key is None else "pointer"  # a hand over a key
+            self.refresh()
+
+    def on_click(self, event: events.Click) -> None:
+        """Run what the clicked key is bound to now, in the app's loop, as its press does."""
+        clicked = self.key_at(event.x)
+        screen = self._own_screen()
+        if clicked is None or screen is None:
             return
-        self._shown = wanted
-        await super().recompose()
-        # Textual drops the watchers of removed nodes when a reactive's watchers run, so
-        # run them now (same value: nothing changes on screen) and the old keys can go.
-        self.mutate_reactive(TextualFooter.compact)
+        event.stop()
+        bound = screen.active_bindings.get(clicked.key)
+        if bound is None or bound.binding.action != clicked.action:
+            self._update()  # the key went (or changed) since the bar was drawn
+            return
+        if not bound.enabled:
+            self.app.bell()
+            return
+        self.app.call_later(self.app.run_action, bound.binding.action, bound.node)

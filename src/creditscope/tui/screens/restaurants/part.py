@@ -67,7 +67,9 @@ class RestaurantPart(Vertical):
         self.query_one(f"#{self.area_id}", ResultArea).show_empty(
             f"{self.title}: not fetched yet ({price}). Press Enter on "
             f"“{button.action_text}” or click it; reopening it later is free.")
-        self.call_after_refresh(button.focus)
+        # Now, not after a frame: the key that opened the tab is done only once this
+        # focus is set, so an Enter typed right behind it presses this button.
+        button.focus()
         return True
 
     def load(self, *, refresh: bool = False) -> None:

@@ -1,0 +1,88 @@
+"""Full garbage collections while the user is away, never in the middle of a key.
+
+Why: after a journey the explorer holds 150-350 thousand objects the cyclic collector
+tracks (Textual keeps every line it drew as a ``Strip``, each with seven small caches),
+and CPython starts a full collection, which walks all of them, whenever enough young
+objects have survived: 100-300 ms of CPU here, charged to whichever key's work
+allocated the object that tipped it. That was the "one cached revisit in five takes
+150-700 ms" (found with ``benchmarks/revisit_tmux.py --probe``: a generation-2
+collection inside every slow revisit). So, while the explorer runs:
+
+- the objects alive once it is ready (modules, classes, stylesheets, the data tables,
+  the first screens: they live as long as the process) leave the collector's walk
+  (``gc.freeze``) at the first quiet moment;
+- CPython's own full collections are off; one runs once no key, click or paste has
+  come for :data:`IDLE_AFTER` seconds and the young generations have been collected
+  as often as would have made CPython consider one (:data:`DUE_AFTER`); past
+  :data:`OVERDUE_AFTER` it runs whatever the user is doing, so garbage cycles never
+  pile up in a session of constant typing;
+- the young generations stay automatic (a few milliseconds each).
+
+Everything is put back as it was when the app closes (tests run many apps in one
+process).
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Callable
+
+IDLE_AFTER = 1.0  # seconds without input before a full collection may run
+CHECK_EVERY = 0.5  # seconds between looks
+DUE_AFTER = 10  # generation-1 collections since the last full one (CPython's own threshold)
+OVERDUE_AFTER = 200  # ... past this, collect even while the user types
+NEVER = 1 << 30  # a generation-2 threshold CPython never reaches
+
+
+class IdleCollector:
+    """Runs the full collections of one explorer; ``noticed_input`` on every key, click
+    and paste, ``tick`` every :data:`CHECK_EVERY` seconds."""
+
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
+        self._clock = clock
+        self._last_input = clock()
+        self._thresholds: tuple[int, int, int] | None = None
+        self._froze = False
+        self.full_collections = 0
+        """Full collections this collector ran (for tests and ``--probe``)."""
+
+    @property
+    def running(self) -> bool:
+        return self._thresholds is not None
+
+    def start(self) -> None:
+        """Take over full collections from CPython."""
+        if self._thresholds is None:
+            self._thresholds = gc.get_threshold()
+            gc.set_threshold(self._thresholds[0], self._thresholds[1], NEVER)
+
+    def stop(self) -> None:
+        """Give them back, with every object the collector was told to skip."""
+        if self._thresholds is not None:
+            gc.set_threshold(*self._thresholds)
+            self._thresholds = None
+        if self._froze:
+            gc.unfreeze()
+            self._froze = False
+
+    def noticed_input(self) -> None:
+        self._last_input = self._clock()
+
+    def tick(self) -> None:
+        """Collect if one is due and the user is away, or overdue."""
+        if self._thresholds is None:
+            return
+        young_since = gc.get_count()[2]  # generation-1 collections since the last full one
+        away = self._clock() - self._last_input >= IDLE_AFTER
+        if (away and young_since >= DUE_AFTER) or young_since >= OVERDUE_AFTER:
+            self.collect()
+        elif away and not self._froze:
+            self.collect()  # the first quiet moment: ready, so what lives now lives on
+
+    def collect(self) -> None:
+        gc.collect()
+        self.full_collections += 1
+        if not self._froze:
+            gc.freeze()
+            self._froze = True
