@@ -174,8 +174,10 @@ class Tmux:
 def launch(tmux: Tmux, argv: list[str], env: dict[str, str]) -> tuple[str, int, float]:
     """Open a fresh window running ``argv``; (pane id, pane pid, perf_counter at launch)."""
     # `env` rather than `new-window -e`: tmux 3.3a's server crashes on -e in a detached session.
-    env_args = [f"{key}={env[key]}" for key in ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME",
-                                                "XDG_DATA_HOME", "XDG_STATE_HOME", "TERM")]
+    # The server took this process's environment when it started: the pane gets `env`
+    # exactly, unsetting what `env` leaves out (CREDITSCOPE_*, PYTHONDONTWRITEBYTECODE).
+    env_args = [arg for key in os.environ if key not in env for arg in ("-u", key)]
+    env_args += [f"{key}={value}" for key, value in env.items() if os.environ.get(key) != value]
     started = time.perf_counter()
     out = tmux.run("new-window", "-d", "-t", "bench:", "-P", "-F", "#{pane_id} #{pane_pid}",
                    "--", "env", *env_args, *argv)
@@ -195,9 +197,10 @@ def wait_for_text(tmux: Tmux, pane: str, markers: Sequence[str], started: float,
         time.sleep(poll_s)
 
 
-def close(tmux: Tmux, pane: str, pid: int) -> None:
-    """Quit the app (ctrl+q), then make sure the process we started is gone."""
-    tmux.run("send-keys", "-t", pane, "C-q", check=False)
+def close(tmux: Tmux, pane: str, pid: int, quit_key: str = "C-q") -> None:
+    """Quit the app (``quit_key``, a tmux key name), then make sure the process we started
+    is gone."""
+    tmux.run("send-keys", "-t", pane, quit_key, check=False)
     deadline = time.monotonic() + 5
     while time.monotonic() < deadline and _alive(pid):
         time.sleep(0.02)

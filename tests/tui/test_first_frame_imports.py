@@ -17,7 +17,9 @@ HEAVY = ("pydantic", "fastapi", "starlette", "httpx", "diskcache", "creditscope.
          # (imported on the first suggestion or check).
          "click", "importlib.metadata", "tomllib",
          "textual.widgets._data_table", "creditscope.tui.screens.events.feed_table",
-         "creditscope.tui.screens.events.event_detail", "creditscope.gazetteer")
+         "creditscope.tui.screens.events.event_detail", "creditscope.gazetteer",
+         # The events' time zones (zoneinfo brings sysconfig): read once a feed is shown.
+         "zoneinfo")
 
 PROBE = """
 import json, sys

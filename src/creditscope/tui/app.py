@@ -28,6 +28,7 @@ from creditscope.tui.host import Clock, ExplorerHost
 from creditscope.tui.key_order import KeyQueue
 from creditscope.tui.navigation import NavEntry, ordered_entries
 from creditscope.tui.palette import ScreenCommands
+from creditscope.tui.stylesheets import ALL_SHEETS, split_for_first_frame
 from creditscope.tui.textual_patch import (
     after_first_frame,
     cache_inner_outer_by_colour,
@@ -74,17 +75,9 @@ def _screen_factory(app: CreditscopeApp, entry: NavEntry) -> Callable[[], Screen
 class CreditscopeApp(ClientApp):
     """The creditscope explorer: one mode per main area, a live credit meter, a call inspector."""
 
-    # Every stylesheet, loaded once by the app (no screen has its own): rules are global
-    # in Textual anyway, and a screen's CSS_PATH would re-parse them all on first visit.
-    CSS_PATH: ClassVar[list[str | PurePath]] = [
-        "app.tcss",
-        "screens/events/events.tcss",
-        "screens/company/company.tcss",
-        "screens/restaurants/restaurants.tcss",
-        "screens/import_request.tcss",
-        "screens/usage.tcss",
-        "screens/endpoint.tcss",
-    ]
+    # Every stylesheet, loaded by the app (no screen has its own); the first frame reads
+    # only its own area's and the shared one (stylesheets.py).
+    CSS_PATH: ClassVar[list[str | PurePath]] = list(ALL_SHEETS)
     TITLE = "creditscope"
     COMMANDS = App.COMMANDS | {ScreenCommands}
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -119,6 +112,9 @@ class CreditscopeApp(ClientApp):
         read_escape_then_key()
         strip_caches_on_first_use()
         self.initial_mode = initial_mode
+        self.css_path, self._later_sheets = split_for_first_frame(
+            self.css_path, initial_mode or ordered_entries()[0].mode)
+        self._first_area_shown = False
         self.clock: Clock = clock or (lambda: datetime.now(UTC))
         self.tour: TourDriver | None = None
         """The guided tour while it plays (F2, ``creditscope demo``); None otherwise."""
@@ -139,6 +135,7 @@ class CreditscopeApp(ClientApp):
             self.switch_mode(self.initial_mode or ordered_entries()[0].mode)
         finally:
             self._showing_first_area = False
+            self._first_area_shown = True
         # Build the client only once the first frame is on the terminal: its imports
         # (pydantic, httpx, FastAPI for the sandbox) hold the GIL in a thread and would
         # otherwise delay it.
@@ -160,6 +157,21 @@ class CreditscopeApp(ClientApp):
             return
         super().open_url(url, new_tab=new_tab)
 
+    def read_later_stylesheets(self) -> None:
+        """Read the stylesheets the first frame left out (once; see stylesheets.py)."""
+        if self._later_sheets:
+            self.stylesheet.read_all(self._later_sheets)
+            self.css_path += self._later_sheets
+            self._later_sheets = []
+
+    def _load_screen_css(self, screen: Screen[object]) -> None:
+        """Textual's step before it shows any screen: every screen after the first area's
+        (an area, help, a dialog) sees every stylesheet, even before the first frame is
+        drawn. (A Textual without this step still reads them after the first frame.)"""
+        if self._first_area_shown:
+            self.read_later_stylesheets()
+        super()._load_screen_css(screen)
+
     def delay_update(self, delay: float = 0.05) -> None:
         """Textual's, except while ``switch_mode`` shows the first area: it holds every
         update for 50 ms to mask a switch, but at start-up there is nothing to mask and
@@ -180,6 +192,7 @@ class CreditscopeApp(ClientApp):
         if os.environ.get("CREDITSCOPE_EXIT_AFTER_FIRST_FRAME"):
             self.exit()
             return
+        self.read_later_stylesheets()
         # Before any outside text can be drawn (it all comes through the client): see
         # textual_patch, 12 and 14.
         guard_outside_text()

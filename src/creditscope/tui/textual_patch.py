@@ -62,7 +62,8 @@ when ``_display`` first has a frame to draw outside a batch, and
 dropped while the compositor counts its regions as drawn, so the first frame drawn was a
 partial update that left them blank (the search boxes, the detail panel's frame, the
 footer's keys) until something redrew them: the first frame drawn after a dropped one is
-drawn whole.
+drawn whole. An area screen does not make a frame during that batch at all
+(:class:`StyledOnMount`): its widgets were rendered twice before the first frame, ~5-8 ms.
 
 9. A DataTable renders every cell through Rich (``DataTable._render_cell``: a
 ``Padding`` in a ``Styled``, ~0.3 ms each) and keys what it rendered on its
@@ -639,6 +640,15 @@ class StyledOnMount(Screen[None]):
 
     def _on_screen_suspend(self) -> None:
         self._suspended_once = True
+
+    def _compositor_refresh(self) -> None:
+        """Patch 8 (first-frame): a frame asked for during the start-up batch would be
+        dropped, so it is not made: its regions stay dirty for the first frame drawn."""
+        state = _first_frames.get(self.app)
+        if state is not None and not state.drawn and self.app._batch_count:
+            state.start_frame_dropped = True
+            return
+        super()._compositor_refresh()
 
 
 # --- a toast taken off the screen (15.) ------------------------------------------------------

@@ -11,6 +11,7 @@ from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.message import Message
 from textual.timer import Timer
+from textual.widget import Widget
 from textual.widgets import Button, Label, Static
 
 from creditscope.client import errors
@@ -58,18 +59,24 @@ class ErrorPanel(Vertical):
         self._wait_left = 0
 
     def compose(self) -> ComposeResult:
+        """Nothing yet: the panel starts hidden in every result area, and its parts are
+        mounted with the first error (composing and styling them cost every area's first
+        frame, the explorer's included)."""
+        yield from ()
+
+    def _parts(self) -> list[Widget]:
         """Heading, code line, message, next step, and a row of buttons."""
-        yield Label("", classes="error-title")
-        yield Label("", classes="error-code")
-        yield Static("", classes="error-message")
-        yield Static("", classes="error-next")
-        yield Horizontal(classes="error-actions")
+        return [Label("", classes="error-title"), Label("", classes="error-code"),
+                Static("", classes="error-message"), Static("", classes="error-next"),
+                Horizontal(classes="error-actions")]
 
     def show(self, error: BaseException, *, price: int | None = None) -> None:
         """Display ``error`` and its next-step buttons; ``price`` is what sending the
         request again would cost, shown on every button that sends it (Retry, Go online)."""
         self.error = error
         self.price = price
+        if not self.children:
+            self.mount_all(self._parts())
         title, code, message, step = describe(error)
         self.query_one(".error-title", Label).update(f"✖ {title}")
         # The code and message are the service's words: plain text, never markup.

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, tzinfo
 from typing import TYPE_CHECKING
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from creditscope.wording import counted
 
@@ -40,6 +39,10 @@ def zone(name: str | None) -> tzinfo:
     """The IANA zone called ``name``; UTC when it is missing or unknown."""
     if not name:
         return UTC
+    # Imported here: zoneinfo (with sysconfig) cost the first frame ~5 ms, and the
+    # location box needs this module's point_text then.
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
     try:
         return ZoneInfo(name)
     except (ZoneInfoNotFoundError, ValueError):
@@ -211,4 +214,6 @@ def viewer_zone(clock_now: datetime) -> tzinfo:
 
 
 def _is_utc(moment: datetime) -> bool:
+    from zoneinfo import ZoneInfo
+
     return moment.tzinfo in (UTC, ZoneInfo("UTC")) or moment.tzname() == "UTC"
