@@ -62,7 +62,11 @@ class SandboxThreadTransport(httpx.AsyncBaseTransport):
     async def handle_async_request(self, request: httpx.Request) -> httpx.Response:
         """Answer ``request`` on the sandbox's loop; ``ReadTimeout`` past the read limit."""
         body = await request.aread()
-        app = await asyncio.wait_for(asyncio.wrap_future(self._app), START_TIMEOUT_S)
+        try:
+            app = await asyncio.wait_for(asyncio.wrap_future(self._app), START_TIMEOUT_S)
+        except Exception as error:  # it could not be built: a failed request, as a child's
+            raise httpx.ConnectError(f"The built-in sandbox could not start: {error}",
+                                     request=request) from error
         if self._loop.is_closed() or not self._thread.is_alive():
             raise httpx.ConnectError(STOPPED, request=request)
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in request.headers.raw]

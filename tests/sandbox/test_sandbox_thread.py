@@ -147,3 +147,13 @@ def test_the_explorer_reaches_the_sandbox_on_a_thread_and_a_live_service_directl
         if isinstance(transport, SandboxThreadTransport):
             asyncio.run(transport.aclose())
     assert explorer_transport(live) is None
+
+
+async def test_a_sandbox_that_cannot_start_fails_each_request_as_a_connection_error() -> None:
+    def broken() -> Any:
+        raise RuntimeError("no database here")
+
+    transport = SandboxThreadTransport(broken)
+    async with client_over(transport) as http:
+        with pytest.raises(httpx.ConnectError, match="could not start: no database here"):
+            await http.get("/catalog")
