@@ -68,11 +68,17 @@ def print_figure(name: str, value: float, op: str, target: float, *, digits: int
     return ok
 
 
-def free_port(host: str = "127.0.0.1") -> int:
-    """A TCP port nobody listens on right now (the OS picks it)."""
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((host, 0))
-        return int(sock.getsockname()[1])
+def free_port(host: str = "127.0.0.1", ports: range | None = None) -> int:
+    """A TCP port nobody listens on right now: the first free one of ``ports`` (a
+    benchmark's own range, so runs side by side do not collide), else the OS's pick."""
+    for port in ports or (0,):
+        with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+            try:
+                sock.bind((host, port))
+            except OSError:
+                continue
+            return int(sock.getsockname()[1])
+    raise RuntimeError(f"no free port in {ports}")
 
 
 def wait_for_port(host: str, port: int, timeout: float = 30.0) -> None:

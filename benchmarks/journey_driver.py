@@ -3,21 +3,18 @@ memory benchmarks (``memory.py``: one journey, its peak; ``soak.py``: many in on
 process, the growth) and their baseline, a minimal Textual app.
 
 The explorer runs as ``creditscope`` builds it (``make_explorer_app``): its sandbox
-in a child process (``creditscope.sandbox_process``), every file in a temp dir, at
-120x36; ``in_process=True`` puts the sandbox back in the explorer's own process (as
-before issue 28, and as ``revisit_latency.make_app`` does), for comparison. It is
+on a thread of its own (``creditscope.sandbox_thread``), every file in a temp dir, at
+120x36; ``in_process=True`` has the sandbox answer on the explorer's own loop (as
+``revisit_latency.make_app`` does), for comparison. It is
 driven the way a user would: form fields, Enter, tabs, Escape, area switches.
 """
 
 from __future__ import annotations
 
-import os
 import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
-
-from _common import peak_rss_mb
 
 SIZE = (120, 36)
 HERE = Path(__file__).resolve().parent
@@ -134,26 +131,13 @@ async def drive_journey(pilot: Any, journey: list[Any]) -> None:
 
 def make_explorer_app(tmp: Path) -> Any:
     """The explorer as the ``creditscope`` command builds it, every file in ``tmp``."""
-    from creditscope.commands.explorer import explorer_client
     from creditscope.settings import Settings
     from creditscope.tui.app import CreditscopeApp
+    from creditscope.wiring import explorer_client
 
     settings = Settings(cache_dir=tmp / "cache", data_dir=tmp / "data",
                         config_file=tmp / "config" / "config.toml")
     return CreditscopeApp(settings, client_factory=explorer_client)
-
-
-def children_peak_mb() -> float:
-    """The summed peak RSS (VmHWM) of this process's running children: the sandbox's."""
-    total = 0.0
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == os.getpid():
-            total += peak_rss_mb(int(stat.parent.name))
-    return total
 
 
 async def explorer_child(
@@ -178,8 +162,6 @@ async def explorer_child(
             if after_each is not None:
                 after_each(done, app)
         totals = app.client.ledger.session_totals()
-        sandbox_peak = children_peak_mb()
         if at_end is not None:
             at_end()
-    return {"steps": len(JOURNEY), "calls": totals.calls, "spent": totals.spent,
-            "sandbox_peak_mb": sandbox_peak}
+    return {"steps": len(JOURNEY), "calls": totals.calls, "spent": totals.spent}

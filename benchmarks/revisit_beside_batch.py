@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 from tempfile import TemporaryDirectory
 
-from _common import CREDITSCOPE, TESTS, median, print_figure, wait_for_port
+from _common import CREDITSCOPE, TESTS, free_port, median, print_figure, wait_for_port
 
 sys.path.insert(0, str(TESTS))
 from creditscope.models import CUISINES
@@ -39,19 +39,6 @@ LATENCY_MS = 60  # 3,000 rows, 4 in flight: about 45 s of writing
 ROWS = 3000
 REVISITS = 20
 CITIES = ("Lisbon", "Paris")
-
-
-def port_in_range() -> int:
-    import socket
-
-    for port in PORTS:
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise RuntimeError("no free port in 19100-19199")
 
 
 def batch_rows(path: Path) -> Path:
@@ -91,7 +78,7 @@ def revisits(term: Terminal, summary: dict[str, str]) -> list[float]:
 
 
 def run(command: str, root: Path) -> tuple[list[float], list[float]]:
-    port = port_in_range()
+    port = free_port(ports=PORTS)
     server = subprocess.Popen(
         [command, "serve", "--port", str(port), "--latency", str(LATENCY_MS),
          "--credits", "100000", "--db", str(root / "served.sqlite3")],

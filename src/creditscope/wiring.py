@@ -12,7 +12,7 @@ import asyncio
 import functools
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import httpx
 
@@ -28,6 +28,9 @@ from creditscope.private_files import private_database
 from creditscope.sandbox import DEMO_KEY, REVOKED_KEY, SANDBOX_BASE_URL
 from creditscope.settings import Settings
 from creditscope.web_demo import web_demo_active, web_run
+
+if TYPE_CHECKING:
+    from fastapi import FastAPI
 
 SANDBOX_DB = "sandbox.sqlite3"
 # Separate ledgers so sandbox play money never mixes with real spend.
@@ -94,10 +97,15 @@ def sandbox_transport(db_path: Path | None) -> httpx.ASGITransport:
     FastAPI is imported here, not at module level, so a caller that builds the client
     in a worker keeps its first frame fast.
     """
+    return TimedASGITransport(app=sandbox_app(db_path))
+
+
+def sandbox_app(db_path: Path | None) -> FastAPI:
+    """The sandbox app, its database at ``db_path`` (None: in memory)."""
     from creditscope.sandbox.app import create_app
     from creditscope.sandbox.config import SandboxConfig
 
-    return TimedASGITransport(app=create_app(SandboxConfig(db_path=db_path)))
+    return create_app(SandboxConfig(db_path=db_path))
 
 
 @dataclass(frozen=True)
@@ -129,13 +137,13 @@ def service_transport(settings: Settings) -> httpx.AsyncBaseTransport | None:
 
 
 def explorer_transport(settings: Settings) -> httpx.AsyncBaseTransport | None:
-    """The explorer's way to the service: the sandbox in a child process (it keeps open
-    all day; see ``sandbox_process``), or None for the network."""
+    """The explorer's way to the service: the sandbox on a thread of its own (off the
+    explorer's loop; see ``sandbox_thread`` for why not a child), or None for the network."""
     if not settings.is_sandbox:
         return None
-    from creditscope.sandbox_process import SandboxProcessTransport
+    from creditscope.sandbox_thread import SandboxThreadTransport
 
-    return SandboxProcessTransport(usable_sandbox_db(settings))
+    return SandboxThreadTransport(functools.partial(sandbox_app, usable_sandbox_db(settings)))
 
 
 def usable_sandbox_db(settings: Settings) -> Path:
@@ -191,7 +199,7 @@ def explorer_client(
     """The explorer's client, as ``creditscope`` builds it (and the explorer's tests do).
 
     Built in the app's worker thread after the first frame: importing this module pulls
-    in httpx and pydantic, both slow. Its sandbox runs in a child process
+    in httpx and pydantic, both slow. Its sandbox runs on a thread of its own
     (:func:`explorer_transport`); ``service`` replaces the service only (a test's
     sandbox with a frozen clock, a slow or failing fake), never the client's insides.
     """
@@ -200,12 +208,11 @@ def explorer_client(
 
 @functools.cache
 def example_sandbox() -> httpx.AsyncBaseTransport:
-    """The throwaway sandbox (in memory) that answers the catalog's examples: in a child
-    process started on the first example, so looking at the catalog never loads FastAPI
-    into the explorer. It ends with the explorer."""
-    from creditscope.sandbox_process import SandboxProcessTransport
+    """The throwaway sandbox (in memory) that answers the catalog's examples, on its own
+    thread, started on the first example. It ends with the explorer."""
+    from creditscope.sandbox_thread import SandboxThreadTransport
 
-    return SandboxProcessTransport(None)
+    return SandboxThreadTransport(functools.partial(sandbox_app, None))
 
 
 async def sandbox_example(operation: str, params: dict[str, Any]) -> tuple[int, str]:

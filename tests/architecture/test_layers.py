@@ -45,7 +45,7 @@ class Rule:
 
 
 # The composition root and the tools on top of the client: nothing below imports them.
-ABOVE = ("creditscope.tui", "creditscope.wiring", "creditscope.sandbox_process",
+ABOVE = ("creditscope.tui", "creditscope.wiring", "creditscope.sandbox_thread",
          "creditscope.entry", "creditscope.cli", "creditscope.commands", "creditscope.doctor",
          "creditscope.support", "textual")
 

@@ -16,7 +16,7 @@ import pytest
 
 from terminal_harness import ENTER, TAB, Terminal
 
-# One worker runs them one after another: each starts the explorer and its sandbox child.
+# One worker runs them one after another: each starts the explorer and its sandbox.
 pytestmark = [pytest.mark.slow, pytest.mark.xdist_group("terminal")]
 
 BOX = "▊"  # a text box's left edge, as drawn

@@ -30,9 +30,11 @@ def open_explorer() -> ExplorerEnding:
     """Run the explorer until it closes (on the built-in sandbox unless a base URL is
     configured). Only the settings preview (no pydantic) is read before the first frame;
     the app loads the settings right after it, and exits with the error if one is unusable."""
+    from creditscope.malloc_arenas import use_one_malloc_arena
     from creditscope.settings_preview import read_settings_preview
     from creditscope.tui.app import CreditscopeApp
 
+    use_one_malloc_arena()  # before the app starts its threads: it keeps open all day
     app = CreditscopeApp(read_settings_preview())  # its client: wiring.explorer_client
     app.run()
     return ExplorerEnding(tuple(app.settings_warnings), app.settings_error)
