@@ -1,9 +1,8 @@
 """One HTTP request handed straight to an ASGI app, its answer collected whole.
 
-The sandbox's child process (:mod:`creditscope.sandbox.pipe_server`) answers the
-explorer's frames this way rather than through httpx's ``ASGITransport``: an HTTP
-client in a process that only serves costs ~7 MB of resident memory for nothing
-(``benchmarks/memory_tree.py``). Like ``ASGITransport``, it runs no lifespan.
+The sandbox's thread (:mod:`creditscope.sandbox_thread`) answers the explorer's
+requests this way, on its own loop, rather than through httpx's ``ASGITransport`` on
+the caller's. Like ``ASGITransport``, it runs no lifespan.
 """
 
 from __future__ import annotations
