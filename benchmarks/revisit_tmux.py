@@ -254,9 +254,9 @@ class Journey:
         deadline = time.monotonic() + STEP_TIMEOUT_S
         while True:  # the whole result drawn: the summary names the first row's restaurant
             time.sleep(SETTLE_S)
-            screen = self.app.wait("Name", "Open now")
+            screen = self.app.wait("Name", "Distance")
             line = next(line for line in screen.splitlines() if f"restaurants near {city}" in line)
-            first = re.split(r"\s{2,}", rows_after(screen, "Open now")[0])[0]
+            first = re.split(r"\s{2,}", rows_after(screen, "Distance")[0])[0]
             if f"opens {first} ·" in line or time.monotonic() > deadline:
                 break
         self.search_result[city] = (line.strip().split(" · ")[0], first)

@@ -87,6 +87,8 @@ class Terminal:
         self.screen = pyte.Screen(columns, lines)
         self._stream = pyte.ByteStream(self.screen)
         self._gaps = random.Random(seed)  # the same bursts on every run
+        self.parse_ms = 0.0
+        """Of the last :meth:`timed` key, the milliseconds pyte spent reading the output."""
         self.child = pexpect.spawn(
             self.command[0], self.command[1:], env=self.env, dimensions=(lines, columns),
             echo=False, timeout=None,
@@ -132,6 +134,7 @@ class Terminal:
         screen read as soon as the program writes; fails with the screen past ``timeout``."""
         compiled = re.compile(pattern)
         started = time.perf_counter()
+        self.parse_ms = 0.0
         self.send(key)
         while True:
             try:
@@ -139,8 +142,11 @@ class Terminal:
             except pexpect.TIMEOUT:
                 chunk = b""
             if chunk:
+                parsing = time.perf_counter()
                 self._stream.feed(chunk)
-                if compiled.search(self.text()):
+                found = compiled.search(self.text())
+                self.parse_ms += (time.perf_counter() - parsing) * 1000
+                if found:
                     return (time.perf_counter() - started) * 1000
             if time.perf_counter() - started > timeout or not self.child.isalive():
                 raise AssertionError(f"/{pattern}/ not on screen {timeout}s after the key:\n"
