@@ -15,7 +15,13 @@ from collections.abc import Callable, Iterator
 import pytest
 
 from creditscope.tui.app import CreditscopeApp
-from creditscope.tui.idle_collector import DUE_AFTER, IDLE_AFTER, OVERDUE_AFTER, IdleCollector
+from creditscope.tui.idle_collector import (
+    DEEP_IDLE_AFTER,
+    DUE_AFTER,
+    IDLE_AFTER,
+    OVERDUE_AFTER,
+    IdleCollector,
+)
 
 from .conftest import SIZE
 
@@ -35,6 +41,7 @@ def collector() -> Iterator[tuple[IdleCollector, Clock]]:
     clock = Clock()
     idle = IdleCollector(clock)
     before = gc.get_threshold()
+    gc.collect()  # counts from zero, whatever an earlier test allocated
     idle.start()
     try:
         yield idle, clock
@@ -112,6 +119,33 @@ def test_garbage_cycles_made_after_start_up_are_collected(
     clock.now += IDLE_AFTER
     idle.tick()
     assert alive <= 1 and not [thing for thing in gc.get_objects() if type(thing) is Node]
+
+
+def test_what_was_set_aside_and_dropped_later_is_collected_by_a_deep_collection(
+    collector: tuple[IdleCollector, Clock],
+) -> None:
+    # Each collection sets its survivors aside, so the next walks only what is new; a
+    # screen alive then and closed since is garbage among them, for a deep collection.
+    idle, clock = collector
+    clock.now += IDLE_AFTER
+    idle.tick()  # start-up set aside
+
+    class Screenish:
+        pass
+
+    cycle = Screenish()
+    cycle.me = cycle  # type: ignore[attr-defined]
+    young_collections(DUE_AFTER)
+    clock.now += IDLE_AFTER
+    idle.tick()  # light: the cycle, alive, is set aside
+    assert idle.deep_collections == 1 and idle.full_collections == 2
+    del cycle
+    gc.collect()  # what CPython would do: the set-aside garbage stays
+    assert gc.get_freeze_count() > 0
+    clock.now += DEEP_IDLE_AFTER
+    idle.tick()
+    assert idle.deep_collections == 2
+    assert not [thing for thing in gc.get_objects() if type(thing) is Screenish]
 
 
 async def test_the_explorer_collects_between_keys_not_during_them(make_app: MakeApp) -> None:

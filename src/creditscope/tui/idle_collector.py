@@ -8,14 +8,16 @@ allocated the object that tipped it. That was the "one cached revisit in five ta
 150-700 ms" (found with ``benchmarks/revisit_tmux.py --probe``: a generation-2
 collection inside every slow revisit). So, while the explorer runs:
 
-- the objects alive once it is ready (modules, classes, stylesheets, the data tables,
-  the first screens: they live as long as the process) leave the collector's walk
-  (``gc.freeze``) at the first quiet moment;
 - CPython's own full collections are off; one runs once no key, click or paste has
   come for :data:`IDLE_AFTER` seconds and the young generations have been collected
-  as often as would have made CPython consider one (:data:`DUE_AFTER`); past
-  :data:`OVERDUE_AFTER` it runs whatever the user is doing, so garbage cycles never
-  pile up in a session of constant typing;
+  as often as would have made CPython consider one (:data:`DUE_AFTER`), or past
+  :data:`OVERDUE_AFTER` whatever the user is doing;
+- what survives a collection is set aside (``gc.freeze``), so the next one walks only
+  what was made since: a few milliseconds, not a walk of the whole session. Garbage
+  among the set-aside objects (a screen closed since) waits for a deep collection,
+  which puts them back first: after :data:`DEEP_IDLE_AFTER` seconds away, or at the
+  first pause after :data:`DEEP_AFTER` light ones (a benchmark's constant typing met a
+  single overdue collection of 750,000 objects, a second long);
 - the young generations stay automatic (a few milliseconds each).
 
 Everything is put back as it was when the app closes (tests run many apps in one
@@ -28,10 +30,12 @@ import gc
 import time
 from collections.abc import Callable
 
-IDLE_AFTER = 1.0  # seconds without input before a full collection may run
-CHECK_EVERY = 0.5  # seconds between looks
+IDLE_AFTER = 0.5  # seconds without input before a light full collection may run
+DEEP_IDLE_AFTER = 5.0  # seconds without input before a deep one may
+CHECK_EVERY = 0.25  # seconds between looks
 DUE_AFTER = 10  # generation-1 collections since the last full one (CPython's own threshold)
-OVERDUE_AFTER = 200  # ... past this, collect even while the user types
+OVERDUE_AFTER = 40  # ... past this, collect even while the user types
+DEEP_AFTER = 20  # light collections since the last deep one: deep at the next pause
 NEVER = 1 << 30  # a generation-2 threshold CPython never reaches
 
 
@@ -44,8 +48,10 @@ class IdleCollector:
         self._last_input = clock()
         self._thresholds: tuple[int, int, int] | None = None
         self._froze = False
+        self._lights = 0  # light collections since the last deep one
         self.full_collections = 0
-        """Full collections this collector ran (for tests and ``--probe``)."""
+        """Full collections this collector ran, light and deep (for tests)."""
+        self.deep_collections = 0
 
     @property
     def running(self) -> bool:
@@ -74,15 +80,26 @@ class IdleCollector:
         if self._thresholds is None:
             return
         young_since = gc.get_count()[2]  # generation-1 collections since the last full one
-        away = self._clock() - self._last_input >= IDLE_AFTER
-        if (away and young_since >= DUE_AFTER) or young_since >= OVERDUE_AFTER:
-            self.collect()
-        elif away and not self._froze:
-            self.collect()  # the first quiet moment: ready, so what lives now lives on
+        quiet = self._clock() - self._last_input
+        if quiet >= IDLE_AFTER and (
+            not self._froze  # the first quiet moment: start-up is set aside
+            or (self._lights and quiet >= DEEP_IDLE_AFTER) or self._lights >= DEEP_AFTER
+        ):
+            self.collect(deep=True)
+        elif (quiet >= IDLE_AFTER and young_since >= DUE_AFTER) or young_since >= OVERDUE_AFTER:
+            self.collect(deep=False)
 
-    def collect(self) -> None:
+    def collect(self, *, deep: bool) -> None:
+        """A full collection of what was made since the last one (``deep``: of everything),
+        then what survives is set aside."""
+        if deep:
+            gc.unfreeze()
         gc.collect()
+        gc.freeze()
+        self._froze = True
         self.full_collections += 1
-        if not self._froze:
-            gc.freeze()
-            self._froze = True
+        if deep:
+            self.deep_collections += 1
+            self._lights = 0
+        else:
+            self._lights += 1
