@@ -13,7 +13,8 @@ collection inside every slow revisit). So, while the explorer runs:
   as often as would have made CPython consider one (:data:`DUE_AFTER`), or past
   :data:`OVERDUE_AFTER` whatever the user is doing;
 - what survives a collection is set aside (``gc.freeze``), so the next one walks only
-  what was made since: a few milliseconds, not a walk of the whole session. Garbage
+  what was made since (40-160 ms of a busy minute's objects here, not the whole
+  session's; measured with ``benchmarks/revisit_tmux.py --probe``). Garbage
   among the set-aside objects (a screen closed since) waits for a deep collection,
   which puts them back first: after :data:`DEEP_IDLE_AFTER` seconds away, or at the
   first pause after :data:`DEEP_AFTER` light ones (a benchmark's constant typing met a
