@@ -31,7 +31,7 @@ class OfferedKey:
 
     key: str  # the binding's key ("ctrl+r"): a click runs what this key is bound to
     display: str  # as the terminal user knows it: "^r"
-    description: str  # with its price when it spends: "Re-check · 10 cr"
+    description: str  # with its price when it spends: "Re-check · N cr"
     action: str
     enabled: bool = True  # False: shown dimmed, a click rings the bell
     tooltip: str = ""

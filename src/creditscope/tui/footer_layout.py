@@ -2,9 +2,9 @@
 
 Each key is drawn as Textual's footer drew it, so the bar looks as it did:
 
-- wide (``compact`` False): `` ^r Re-check · 10 cr `` (the key padded on both sides, the
+- wide (``compact`` False): `` ^r Re-check · N cr `` (the key padded on both sides, the
   description followed by one space), keys side by side;
-- compact (a terminal under 100 columns): ``^r Re-check·10 cr`` and one blank cell after
+- compact (a terminal under 100 columns): ``^r Re-check·N cr`` and one blank cell after
   each key;
 - the palette key, docked right: a thin rule, ``^p palette``, and one space when wide.
 
