@@ -29,6 +29,9 @@ FIND = "professional_network/find_company"
 KEY = "sk_sandbox_demo_4242"
 START = 10_000
 PORTS = range(19950, 19960)
+# One worker runs them in turn: two at once picked the same free port, and both
+# batches then charged the one server that bound it (320 cr against 160 said).
+pytestmark = pytest.mark.xdist_group("batch-interrupt")
 LATENCY_MS = 2500  # every request is still on the wire when the signals come
 
 
@@ -44,6 +47,7 @@ def slow_service(tmp_path: Path) -> Iterator[tuple[str, Path]]:
     base = f"http://127.0.0.1:{port}"
     try:
         wait_until_serving(server, base)
+        assert server.poll() is None, "another server holds the port: " + base
         yield base, db
     finally:
         server.terminate()
