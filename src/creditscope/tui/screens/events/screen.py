@@ -150,9 +150,13 @@ class EventsScreen(AreaScreen):
     def _offer_refresh(self) -> None:
         """Refresh once there is a feed to refresh, and never offline: there it could only
         say "offline", and its long label squeezed the location box out of sight."""
+        self.query_one("#events-refresh", PriceButton).display = self._refresh_offered()
+        self.refresh_bindings()  # ^r follows the button
+
+    def _refresh_offered(self) -> bool:
+        """A feed on screen to refresh, and a service to refresh it from."""
         client = host_of(self).client
-        offline = client is not None and client.offline
-        self.query_one("#events-refresh", PriceButton).display = self._has_feed and not offline
+        return self._has_feed and not (client is not None and client.offline)
 
     def on_unmount(self) -> None:
         """Stop following the app (it would keep this screen alive)."""
@@ -260,9 +264,7 @@ class EventsScreen(AreaScreen):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Refresh once there is a feed, Load more while it has another page."""
-        client = host_of(self).client
-        offline = client is not None and client.offline
-        offered = {"refresh": None if offline else self.search_request,
+        offered = {"refresh": self.search_request if self._refresh_offered() else None,
                    "load_more": self.next_request}
         if action in offered:
             return offered[action] is not None
